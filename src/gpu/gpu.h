@@ -1,0 +1,27 @@
+/* gpu.h: private interface between the pipeline and the GPU engine.
+ *
+ * Builds without CUDA link src/gpu/gpu_stub.c, whose functions report that no GPU engine
+ * was built. With CUDA, src/gpu/ implements them; every result equals the CPU engine's
+ * (score, start and end coordinates) for the same packed batches.
+ */
+#ifndef NW_GPU_H
+#define NW_GPU_H
+
+#include "nwalign.h"
+
+typedef struct nw_gpu_s nw_gpu_t;
+
+/* 1 when this build has the CUDA engine. */
+int nw_gpu_built(void);
+/* Number of usable CUDA devices (0 when none or no driver). */
+int nw_gpu_device_count(void);
+nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen);
+/* Scores and coordinates of n pairs (no path), written to res[0..n). */
+int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
+		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
+		 char *err, size_t errlen);
+/* One line describing the device, for -v. */
+const char *nw_gpu_describe(const nw_gpu_t *g);
+void nw_gpu_close(nw_gpu_t *g);
+
+#endif

@@ -1,0 +1,286 @@
+/* nwalign.h: the one public header of nwalign, an exact pairwise sequence aligner.
+ *
+ * Data path: reader (src/io/seqio.c) -> packed batch (src/io/pack.c) -> pair plan
+ * (src/plan.c) -> engine (src/cpu_align.c, src/gpu/) -> results -> writers (src/io/).
+ *
+ * Conventions shared by every engine and writer:
+ *  - Coordinates are 0-based, half-open ([start, end)).
+ *  - A gap of length L costs gap_open + L * gap_extend (BLAST / minimap2 convention).
+ *  - Scores are exact integers; the CPU engine defines them.
+ *  - Library functions return 0 (or a count) on success and a negative code on error,
+ *    with a one-line message in a caller-supplied buffer; they never call exit().
+ */
+#ifndef NWALIGN_H
+#define NWALIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NW_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- enums */
+
+typedef enum { NW_ALPHA_AUTO = 0, NW_ALPHA_DNA = 1, NW_ALPHA_PROTEIN = 2 } nw_alphabet_t;
+typedef enum { NW_MODE_GLOBAL = 0, NW_MODE_LOCAL = 1, NW_MODE_SEMIGLOBAL = 2 } nw_mode_t;
+typedef enum { NW_FMT_TSV = 0, NW_FMT_PAF = 1, NW_FMT_SAM = 2 } nw_format_t;
+typedef enum { NW_PAIRS_ALL = 0, NW_PAIRS_ZIP = 1 } nw_pairing_t;
+typedef enum { NW_BACKEND_AUTO = 0, NW_BACKEND_CPU = 1, NW_BACKEND_GPU = 2 } nw_backend_t;
+
+/* Error codes (negative returns). */
+enum {
+	NW_OK = 0,
+	NW_ERR_USAGE = -1,   /* bad option or option combination */
+	NW_ERR_IO = -2,      /* cannot open / read / write */
+	NW_ERR_FORMAT = -3,  /* malformed input */
+	NW_ERR_MEMORY = -4,
+	NW_ERR_GPU = -5,
+	NW_ERR_INTERNAL = -6
+};
+
+/* ---------------------------------------------------------------- residue codes
+ *
+ * DNA codes (4 bits): 0 A, 1 C, 2 G, 3 T (U is read as T), 4 N, then the other IUPAC
+ * ambiguity codes 5 R, 6 Y, 7 S, 8 W, 9 K, 10 M, 11 B, 12 D, 13 H, 14 V. A sequence of
+ * only codes 0..3 is packed 2 bits a residue, otherwise 4 bits.
+ *
+ * Protein codes (5 bits), NCBI matrix order: A R N D C Q E G H I L K M F P S T W Y V
+ * B Z X * (0..23). J, O and U are read as X (documented in the manual).
+ */
+#define NW_DNA_CODES 15
+#define NW_PROTEIN_CODES 24
+#define NW_MAX_CODES 32
+#define NW_DNA_ALPHABET "ACGTNRYSWKMBDHV"
+#define NW_PROTEIN_ALPHABET "ARNDCQEGHILKMFPSTWYVBZX*"
+
+/* Code of character c (any case) in alphabet a, or -1 when c is not in it. */
+int nw_encode_char(nw_alphabet_t a, int c);
+/* Upper-case character of code in alphabet a ('?' when out of range). */
+char nw_decode_code(nw_alphabet_t a, int code);
+/* Name of an alphabet for messages: "dna", "protein", "auto". */
+const char *nw_alphabet_name(nw_alphabet_t a);
+
+/* Decide dna or protein from a histogram of upper-cased residue characters: dna when
+ * every character is a nucleotide code (IUPAC, U included) and at least 75% are
+ * A, C, G, T, U or N; protein otherwise. An empty histogram gives dna. */
+nw_alphabet_t nw_alphabet_guess(const uint64_t counts[256]);
+
+/* ---------------------------------------------------------------- scoring */
+
+typedef struct {
+	nw_alphabet_t alphabet;
+	int n_codes;                             /* NW_DNA_CODES or NW_PROTEIN_CODES */
+	int32_t score[NW_MAX_CODES][NW_MAX_CODES]; /* score[query code][ref code] */
+	int32_t gap_open, gap_extend;            /* a gap of length L costs open + L*extend */
+	int32_t max_score, min_score;            /* over codes 0..n_codes-1 */
+	char name[64];                           /* "blosum62", "match2/mismatch4", a file name */
+} nw_scoring_t;
+
+/* DNA match/mismatch scoring: two identical codes among A, C, G, T score +match; every
+ * other pair (N and the other ambiguity codes included, even against themselves) scores
+ * -mismatch. */
+int nw_scoring_dna(nw_scoring_t *sc, int match, int mismatch, int gap_open, int gap_extend,
+		   char *err, size_t errlen);
+/* A built-in matrix (blosum45, blosum50, blosum62, blosum80, pam250, ednafull) or an
+ * NCBI-format matrix file. Built-in names fix the alphabet; for a file the alphabet must
+ * be given (dna or protein). Codes whose letter is missing from a file take the row and
+ * column of 'N' (dna) or 'X' (protein) when present, else the matrix minimum. */
+int nw_scoring_matrix(nw_scoring_t *sc, const char *name_or_path, nw_alphabet_t alphabet,
+		      int gap_open, int gap_extend, char *err, size_t errlen);
+/* The alphabet a built-in matrix name implies, or NW_ALPHA_AUTO for a file name. */
+nw_alphabet_t nw_matrix_builtin_alphabet(const char *name);
+/* Parse NCBI-format matrix text (for tests and for files). */
+int nw_scoring_parse_ncbi(nw_scoring_t *sc, const char *text, nw_alphabet_t alphabet,
+			  char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- packed batches
+ *
+ * One contiguous buffer of 32-bit words per batch; every sequence starts on a word
+ * boundary. Residue k of a sequence of b bits a residue lives in word offset[i] + k / per
+ * at bit (k % per) * b, where per = 16 (2-bit), 8 (4-bit) or 6 (5-bit, top 2 bits unused).
+ * The CPU and GPU engines read the same buffers.
+ */
+typedef struct {
+	nw_alphabet_t alphabet;
+	int64_t n, cap;              /* sequences */
+	uint32_t *words;             /* packed residues */
+	uint64_t n_words, cap_words;
+	uint64_t *offset;            /* [n] first word of sequence i */
+	uint32_t *len;               /* [n] residues */
+	uint8_t *bits;               /* [n] 2, 4 or 5 */
+	uint64_t *name_off;          /* [n] offset of the NUL-terminated name in names */
+	char *names;
+	uint64_t names_len, names_cap;
+	uint64_t *qual_off;          /* [n] offset into quals, or NULL when no record had qualities */
+	char *quals;                 /* phred+33 strings, NUL-terminated; "" for FASTA records */
+	uint64_t quals_len, quals_cap;
+	int64_t first_record;        /* 0-based record number (in its file) of sequence 0 */
+	uint64_t total_residues;
+	uint32_t max_len;
+} nw_batch_t;
+
+void nw_batch_init(nw_batch_t *b, nw_alphabet_t a);
+void nw_batch_clear(nw_batch_t *b);   /* n = 0, keeps the memory */
+void nw_batch_free(nw_batch_t *b);
+/* Append one sequence given as codes (0..n_codes-1); qual may be NULL. */
+int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_t len,
+		  const char *qual);
+static inline const char *nw_batch_name(const nw_batch_t *b, int64_t i)
+{
+	return b->names + b->name_off[i];
+}
+static inline const char *nw_batch_qual(const nw_batch_t *b, int64_t i)
+{
+	return b->qual_off ? b->quals + b->qual_off[i] : NULL;
+}
+/* Residue code at position pos of sequence i. */
+static inline uint8_t nw_batch_code(const nw_batch_t *b, int64_t i, uint64_t pos)
+{
+	unsigned bits = b->bits[i];
+	unsigned per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
+	uint32_t w = b->words[b->offset[i] + pos / per];
+	return (uint8_t)((w >> ((pos % per) * bits)) & ((1u << bits) - 1));
+}
+/* Unpack sequence i into out[0..len) as codes. */
+void nw_batch_unpack(const nw_batch_t *b, int64_t i, uint8_t *out);
+
+/* ---------------------------------------------------------------- reading
+ *
+ * FASTA or FASTQ, plain, gzip or bgzf, "-" for stdin, read through htslib's BGZF layer.
+ * Records are read in two steps so that the alphabet can be guessed from raw text:
+ * nw_reader_fill() reads raw records into the reader, nw_reader_encode() validates and
+ * packs them into a batch.
+ */
+typedef struct nw_reader_s nw_reader_t;
+
+nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen);
+/* Read up to max_records records or about max_residues residues (at least one record).
+ * Returns the number of records now pending (0 at end of input), or a negative code. */
+int64_t nw_reader_fill(nw_reader_t *r, int64_t max_records, uint64_t max_residues,
+		       char *err, size_t errlen);
+/* Add the upper-cased characters of the pending records to counts. */
+void nw_reader_count_chars(const nw_reader_t *r, uint64_t counts[256]);
+/* Validate and pack the pending records into out (cleared first), then drop them. An
+ * invalid character is an error naming file, record and 1-based position. */
+int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err,
+		     size_t errlen);
+int64_t nw_reader_records_read(const nw_reader_t *r); /* records filled so far */
+const char *nw_reader_path(const nw_reader_t *r);
+void nw_reader_close(nw_reader_t *r);
+
+/* ---------------------------------------------------------------- pairs and results */
+
+typedef struct {
+	uint32_t q, r;               /* indices into the query batch and the reference batch */
+} nw_pair_t;
+
+/* CIGAR operations use the BAM codes so that SAM output can take them as they are. */
+enum { NW_CIGAR_I = 1, NW_CIGAR_D = 2, NW_CIGAR_S = 4, NW_CIGAR_EQ = 7, NW_CIGAR_X = 8 };
+#define NW_CIGAR_OP(c) ((c) & 0xfu)
+#define NW_CIGAR_LEN(c) ((c) >> 4)
+#define NW_CIGAR_PACK(len, op) ((uint32_t)(len) << 4 | (uint32_t)(op))
+
+typedef struct {
+	int64_t score;
+	int64_t qstart, qend, rstart, rend;   /* aligned region, 0-based half-open */
+	uint32_t *cigar;                       /* I, D, =, X only (no clips); NULL without path */
+	int64_t n_cigar, m_cigar;
+	int64_t matches, aln_len, edits;       /* from the path: '=' count, columns, X+I+D */
+	int path_kind;                         /* how the path was made (0 none, see engines) */
+} nw_result_t;
+
+void nw_result_free(nw_result_t *res);  /* frees the CIGAR, keeps the struct */
+
+/* ---------------------------------------------------------------- CIGAR utilities */
+
+/* Append len operations op, merging with the last run. Returns 0 or NW_ERR_MEMORY. */
+int nw_cigar_push(nw_result_t *res, uint32_t op, int64_t len);
+/* Reverse the run order (paths built from the end). */
+void nw_cigar_reverse(nw_result_t *res);
+/* Fill matches, aln_len and edits from the CIGAR. */
+void nw_cigar_stats(nw_result_t *res);
+/* Query and reference residues the CIGAR consumes. */
+void nw_cigar_spans(const uint32_t *cigar, int64_t n, int64_t *qspan, int64_t *rspan);
+/* Score of the path over q[qstart..) and r[rstart..) under sc, and check that every '='
+ * is a match and every 'X' a mismatch of codes. Returns 0 and sets *score, or a negative
+ * code with a message when the path does not fit the sequences. */
+int nw_cigar_rescore(const uint32_t *cigar, int64_t n, const nw_scoring_t *sc,
+		     const uint8_t *q, int64_t qlen, int64_t qstart, const uint8_t *r,
+		     int64_t rlen, int64_t rstart, int64_t *score, char *err, size_t errlen);
+/* Write the CIGAR as text ("12=1X3I") to fp; "*" when empty. Returns <0 on write error. */
+int nw_cigar_write(FILE *fp, const uint32_t *cigar, int64_t n);
+
+/* ---------------------------------------------------------------- CPU engine
+ *
+ * Exact global / local / semiglobal alignment with affine gaps (Gotoh) in memory linear in
+ * the sequence lengths. Semiglobal: the query is aligned end to end, reference overhangs
+ * are free (parasail's sg_dx).
+ *
+ * End coordinate rule, shared by every engine: local ends at the cell of maximum score
+ * with the smallest reference end, then the smallest query end; semiglobal ends at the
+ * smallest reference end of maximum score. The start is found by a reverse pass anchored
+ * at the end: the largest reference start, then the largest query start, whose alignment
+ * to the end reaches the score (the shortest optimal alignment). A local alignment of
+ * score 0 is reported with an empty span [0, 0) on both sequences and no path.
+ * With want_path, the path is computed by Myers-Miller divide and conquer (linear memory)
+ * over the aligned region.
+ */
+typedef struct {
+	nw_mode_t mode;
+	const nw_scoring_t *sc;
+	int want_path;
+} nw_align_params_t;
+
+typedef struct nw_workspace_s nw_workspace_t;  /* per-thread scratch rows */
+nw_workspace_t *nw_workspace_new(void);
+void nw_workspace_free(nw_workspace_t *ws);
+
+/* Align codes q[0..qlen) (query) with r[0..rlen) (reference). */
+int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
+		 const uint8_t *r, int64_t rlen, nw_workspace_t *ws, nw_result_t *res);
+
+/* ---------------------------------------------------------------- options and the run */
+
+typedef struct {
+	const char *query_path, *ref_path, *out_path;
+	nw_pairing_t pairing;
+	nw_mode_t mode;
+	nw_alphabet_t alphabet;
+	int match, mismatch;          /* DNA scoring when no matrix is named */
+	const char *matrix;           /* NULL: blosum62 for protein, match/mismatch for DNA */
+	int gap_open, gap_extend;     /* -1: the alphabet's default (DNA 4/2, protein 11/1) */
+	nw_format_t format;
+	int cigar;                    /* compute the path (implied by PAF and SAM) */
+	int header;                   /* TSV header line */
+	int threads;
+	nw_backend_t backend;
+	int device;
+	int verbose;
+	int64_t batch_records;        /* query records per batch */
+	uint64_t batch_residues;      /* query residues per batch */
+	const char *command_line;     /* for SAM @PG CL */
+} nw_opt_t;
+
+void nw_opt_init(nw_opt_t *opt);
+/* Check values and combinations; fills err with a one-line message on error. */
+int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen);
+/* Run the whole pipeline: read, align, write. Returns 0 or a negative code (message in
+ * err). */
+int nw_run(const nw_opt_t *opt, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- logging */
+
+enum { NW_LOG_ERROR = 0, NW_LOG_WARN = 1, NW_LOG_INFO = 2, NW_LOG_DEBUG = 3 };
+extern int nw_log_level;
+void nw_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void nw_log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void nw_log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#ifdef __cplusplus
+}
+#endif
+#endif
