@@ -1,0 +1,283 @@
+/* cpu_align.c: the exact CPU engine, score and coordinates in linear memory.
+ *
+ * Every mode is one or two row-by-row Gotoh passes (nw_dp_pass):
+ *  - a forward pass finds the score and the end cell by the documented tie rule;
+ *  - for local and semiglobal, a reverse pass anchored at the end cell finds the start:
+ *    the sequences are reversed and the pass stops at the first row whose cells reach the
+ *    score. That pass runs with the reference along the rows, so it stops as soon as the
+ *    reference span of the shortest optimal alignment has been covered: a read aligned
+ *    inside a long reference costs little more than the forward pass.
+ * The path, when asked for, comes from cpu_path.c over the aligned region.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_align.h"
+
+static inline int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* First column of H[0..n] equal to v, or -1. */
+static int64_t first_col(const int64_t *H, int64_t n, int64_t v)
+{
+	for (int64_t j = 0; j <= n; j++)
+		if (H[j] == v)
+			return j;
+	return -1;
+}
+
+void nw_dp_pass(const dp_pass_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
+{
+	const int64_t O = p->gap_open, X = p->gap_extend, OX = O + X;
+	const int64_t na = p->na, nb = p->nb;
+	const int local = p->local;
+
+	H[0] = 0;
+	F[0] = NW_NEG_INF;
+	for (int64_t j = 1; j <= nb; j++) {
+		H[j] = (p->row0_free || local) ? 0 : -(O + j * X);
+		F[j] = NW_NEG_INF;
+	}
+	hit->score = NW_NEG_INF;
+	hit->row = hit->col = -1;
+	if (p->track == DP_TRACK_TARGET_LASTCOL && H[nb] == p->target) {
+		hit->score = p->target;
+		hit->row = 0;
+		hit->col = nb;
+		return;
+	}
+	if (p->track == DP_TRACK_MAX) { /* the empty alignment at (0,0) */
+		hit->score = 0;
+		hit->row = hit->col = 0;
+	}
+
+	for (int64_t i = 1; i <= na; i++) {
+		const int32_t *srow = p->s[p->a[i - 1]];
+		const uint8_t *b = p->b;
+		int64_t diag = H[0];
+		int64_t left = local ? 0 : -(p->col0_open + i * X); /* H[i][0] */
+		int64_t e = NW_NEG_INF, rowmax = left;
+		H[0] = left;
+		F[0] = local ? NW_NEG_INF : left;
+		for (int64_t j = 1; j <= nb; j++) {
+			int64_t up = H[j];
+			int64_t f = max64(F[j] - X, up - OX);
+			int64_t h = diag + srow[b[j - 1]];
+			e = max64(e - X, left - OX);
+			h = max64(h, e);
+			h = max64(h, f);
+			if (local)
+				h = max64(h, 0);
+			diag = up;
+			H[j] = h;
+			F[j] = f;
+			left = h;
+			rowmax = max64(rowmax, h);
+		}
+		switch (p->track) {
+		case DP_TRACK_MAX:
+			/* Rows come in order, so within one column the first row wins; a
+			 * later row wins only with a higher score or a smaller column. */
+			if (rowmax >= hit->score) {
+				int64_t j = first_col(H, nb, rowmax);
+				if (rowmax > hit->score || j < hit->col) {
+					hit->score = rowmax;
+					hit->row = i;
+					hit->col = j;
+				}
+			}
+			break;
+		case DP_TRACK_TARGET:
+			if (rowmax >= p->target) {
+				hit->score = p->target;
+				hit->row = i;
+				hit->col = first_col(H, nb, p->target);
+				return;
+			}
+			break;
+		case DP_TRACK_TARGET_LASTCOL:
+			if (H[nb] == p->target) {
+				hit->score = p->target;
+				hit->row = i;
+				hit->col = nb;
+				return;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	if (p->track == DP_TRACK_LASTROW) {
+		int64_t best = H[0], j = 0;
+		for (int64_t k = 1; k <= nb; k++)
+			if (H[k] > best)
+				best = H[k], j = k;
+		hit->score = best;
+		hit->row = na;
+		hit->col = j;
+	}
+}
+
+/* ---------------------------------------------------------------- workspace */
+
+nw_workspace_t *nw_workspace_new(void)
+{
+	return calloc(1, sizeof(nw_workspace_t));
+}
+
+void nw_workspace_free(nw_workspace_t *ws)
+{
+	if (!ws)
+		return;
+	for (int k = 0; k < 4; k++)
+		free(ws->row[k]);
+	free(ws->rev[0]);
+	free(ws->rev[1]);
+	free(ws->dir);
+	free(ws->ops);
+	free(ws);
+}
+
+/* Make every row hold n + 1 entries. */
+int nw_ws_rows(nw_workspace_t *ws, int64_t n)
+{
+	size_t need = (size_t)n + 1;
+	if (need <= ws->row_cap)
+		return 0;
+	size_t cap = need + need / 4 + 64;
+	for (int k = 0; k < 4; k++) {
+		int64_t *p = realloc(ws->row[k], cap * sizeof(int64_t));
+		if (!p)
+			return NW_ERR_MEMORY;
+		ws->row[k] = p;
+	}
+	ws->row_cap = cap;
+	return 0;
+}
+
+/* x[0..n) reversed into reverse buffer k (NULL on allocation failure). */
+const uint8_t *nw_ws_reverse(nw_workspace_t *ws, int k, const uint8_t *x, int64_t n)
+{
+	if ((size_t)n + 1 > ws->rev_cap[k]) {
+		size_t cap = (size_t)n + (size_t)n / 4 + 64;
+		uint8_t *p = realloc(ws->rev[k], cap);
+		if (!p)
+			return NULL;
+		ws->rev[k] = p;
+		ws->rev_cap[k] = cap;
+	}
+	for (int64_t i = 0; i < n; i++)
+		ws->rev[k][i] = x[n - 1 - i];
+	return ws->rev[k];
+}
+
+/* ---------------------------------------------------------------- the engine */
+
+static void transpose(const nw_scoring_t *sc, int32_t t[NW_MAX_CODES][NW_MAX_CODES])
+{
+	for (int i = 0; i < NW_MAX_CODES; i++)
+		for (int j = 0; j < NW_MAX_CODES; j++)
+			t[j][i] = sc->score[i][j];
+}
+
+/* Forward pass: score and end cell. */
+static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
+		   const uint8_t *r, int64_t rlen, nw_workspace_t *ws, nw_result_t *res)
+{
+	const nw_scoring_t *sc = p->sc;
+	dp_pass_t d = {.a = q, .b = r, .na = qlen, .nb = rlen, .s = sc->score,
+		       .gap_open = sc->gap_open, .gap_extend = sc->gap_extend,
+		       .col0_open = sc->gap_open, .local = p->mode == NW_MODE_LOCAL,
+		       .row0_free = p->mode != NW_MODE_GLOBAL};
+	dp_hit_t hit;
+	d.track = p->mode == NW_MODE_LOCAL ? DP_TRACK_MAX
+		: p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE;
+	if (nw_ws_rows(ws, rlen) < 0)
+		return NW_ERR_MEMORY;
+	nw_dp_pass(&d, ws->row[0], ws->row[1], &hit);
+	if (p->mode == NW_MODE_GLOBAL) {
+		res->score = ws->row[0][rlen];
+		res->qend = qlen;
+		res->rend = rlen;
+	} else {
+		res->score = hit.score;
+		res->qend = hit.row;
+		res->rend = hit.col;
+	}
+	return 0;
+}
+
+/* Reverse pass anchored at (qend, rend): reference along the rows so that it can stop at
+ * the first reference span that reaches the score. */
+static int find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_t *r,
+		      nw_workspace_t *ws, nw_result_t *res)
+{
+	const nw_scoring_t *sc = p->sc;
+	const uint8_t *rr = nw_ws_reverse(ws, 0, r, res->rend);
+	const uint8_t *rq = nw_ws_reverse(ws, 1, q, res->qend);
+	dp_hit_t hit;
+	if (!rr || !rq || nw_ws_rows(ws, res->qend) < 0)
+		return NW_ERR_MEMORY;
+	transpose(sc, ws->score_t);
+	dp_pass_t d = {.a = rr, .b = rq, .na = res->rend, .nb = res->qend, .s = ws->score_t,
+		       .gap_open = sc->gap_open, .gap_extend = sc->gap_extend,
+		       .col0_open = sc->gap_open, .target = res->score,
+		       .track = p->mode == NW_MODE_LOCAL ? DP_TRACK_TARGET
+							 : DP_TRACK_TARGET_LASTCOL};
+	nw_dp_pass(&d, ws->row[2], ws->row[3], &hit);
+	if (hit.row < 0)
+		return NW_ERR_INTERNAL; /* the optimal alignment itself reaches the score */
+	res->rstart = res->rend - hit.row;
+	res->qstart = res->qend - hit.col;
+	return 0;
+}
+
+int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
+		 const uint8_t *r, int64_t rlen, nw_workspace_t *ws, nw_result_t *res)
+{
+	int ret;
+	res->qstart = res->rstart = 0;
+	res->n_cigar = 0;
+	res->matches = res->aln_len = res->edits = 0;
+	res->path_kind = 0;
+	if ((ret = forward(p, q, qlen, r, rlen, ws, res)) < 0)
+		return ret;
+	if (p->mode == NW_MODE_LOCAL && res->score <= 0) {
+		res->score = 0; /* no positive alignment: empty span */
+		res->qend = res->rend = 0;
+		return 0;
+	}
+	if (p->mode != NW_MODE_GLOBAL && (ret = find_start(p, q, r, ws, res)) < 0)
+		return ret;
+	if (!p->want_path)
+		return 0;
+	return nw_cpu_align_path(p, q, qlen, r, rlen, ws, res);
+}
+
+int nw_cpu_align_path(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
+		      const uint8_t *r, int64_t rlen, nw_workspace_t *ws, nw_result_t *res)
+{
+	int64_t path_score = 0;
+	char err[160] = "";
+	res->n_cigar = 0;
+	if (res->qend <= res->qstart && res->rend <= res->rstart)
+		return 0; /* the empty local alignment has no path */
+	int ret = nw_cpu_path(ws, p->sc, q + res->qstart, res->qend - res->qstart,
+			      r + res->rstart, res->rend - res->rstart, res);
+	if (ret < 0)
+		return ret;
+	/* The path must reach the score the passes found: checked on every pair, since a
+	 * wrong CIGAR is worse than none. */
+	if (nw_cigar_rescore(res->cigar, res->n_cigar, p->sc, q, qlen, res->qstart, r, rlen,
+			     res->rstart, &path_score, err, sizeof err) < 0 ||
+	    path_score != res->score) {
+		nw_log_error("internal: path of score %lld does not reach the optimum %lld %s",
+			     (long long)path_score, (long long)res->score, err);
+		return NW_ERR_INTERNAL;
+	}
+	nw_cigar_stats(res);
+	res->path_kind = 1;
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* cpu_align.h: private pieces of the CPU engine shared by the score passes
+ * (cpu_align.c) and the linear-memory path (cpu_path.c). */
+#ifndef NW_CPU_ALIGN_H
+#define NW_CPU_ALIGN_H
+
+#include "nwalign.h"
+
+/* Far below any reachable score, yet safe to subtract gap costs from repeatedly. */
+#define NW_NEG_INF (INT64_MIN / 4)
+
+/* What a pass records besides the last row. */
+typedef enum {
+	DP_TRACK_NONE,       /* only the last row (global score, Myers-Miller halves) */
+	DP_TRACK_MAX,        /* maximum cell: smallest column, then smallest row */
+	DP_TRACK_LASTROW,    /* maximum of the last row, smallest column */
+	DP_TRACK_TARGET,     /* first row holding the target; its smallest such column; stops */
+	DP_TRACK_TARGET_LASTCOL /* first row whose last column equals the target; stops */
+} dp_track_t;
+
+/* One row-by-row Gotoh pass over rows a[0..na) and columns b[0..nb), scored s[a][b].
+ * Row 0 is H[0][j] = 0 when row0_free, else -(gap_open + j*ext). Column 0 is 0 when local,
+ * else -(col0_open + i*ext): col0_open is gap_open except in Myers-Miller sub-problems
+ * whose leading vertical gap continues one from above. */
+typedef struct {
+	const uint8_t *a, *b;
+	int64_t na, nb;
+	const int32_t (*s)[NW_MAX_CODES];
+	int64_t gap_open, gap_extend, col0_open;
+	int local, row0_free;
+	dp_track_t track;
+	int64_t target;
+} dp_pass_t;
+
+typedef struct {
+	int64_t score;       /* best value for MAX / LASTROW */
+	int64_t row, col;    /* where (row 0..na, col 0..nb); -1 when a target was not found */
+} dp_hit_t;
+
+/* Runs the pass with caller rows H[0..nb] and F[0..nb]; on return they hold the last
+ * computed row's H (best of all states) and F (ending in a vertical gap). */
+void nw_dp_pass(const dp_pass_t *p, int64_t *H, int64_t *F, dp_hit_t *hit);
+
+struct nw_workspace_s {
+	int64_t *row[4];         /* H and F rows: [0],[1] forward, [2],[3] reverse */
+	size_t row_cap;          /* entries in each row */
+	uint8_t *rev[2];         /* reversed copies of sequence slices */
+	size_t rev_cap[2];
+	uint8_t *dir;            /* direction bits of small sub-problems */
+	size_t dir_cap;
+	uint8_t *ops;            /* ops of one traceback, last first */
+	size_t ops_cap;
+	int32_t score_t[NW_MAX_CODES][NW_MAX_CODES]; /* transposed matrix */
+};
+
+int nw_ws_rows(nw_workspace_t *ws, int64_t n);
+const uint8_t *nw_ws_reverse(nw_workspace_t *ws, int k, const uint8_t *x, int64_t n);
+
+/* The alignment path of q[0..m) against r[0..n) as a global alignment (Myers-Miller),
+ * appended to res->cigar. */
+int nw_cpu_path(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *q, int64_t m,
+		const uint8_t *r, int64_t n, nw_result_t *res);
+
+/* The path over the span already in res (from nw_cpu_align or the GPU engine), checked
+ * by rescoring against res->score; fills the CIGAR and its statistics. */
+int nw_cpu_align_path(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
+		      const uint8_t *r, int64_t rlen, nw_workspace_t *ws, nw_result_t *res);
+
+#endif

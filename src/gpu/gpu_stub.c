@@ -1,0 +1,42 @@
+/* gpu_stub.c: the GPU interface in builds without CUDA (configure found no nvcc, or
+ * --without-cuda): there is no device, and asking for one is a clear error. */
+#include <stdio.h>
+
+#include "gpu.h"
+
+int nw_gpu_built(void)
+{
+	return 0;
+}
+
+int nw_gpu_device_count(void)
+{
+	return 0;
+}
+
+nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen)
+{
+	(void)device;
+	snprintf(err, errlen, "this nwalign was built without CUDA (configure --with-cuda to build the GPU engine)");
+	return NULL;
+}
+
+int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
+		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
+		 char *err, size_t errlen)
+{
+	(void)g, (void)p, (void)qb, (void)rb, (void)pairs, (void)n, (void)res;
+	snprintf(err, errlen, "this nwalign was built without CUDA");
+	return NW_ERR_GPU;
+}
+
+const char *nw_gpu_describe(const nw_gpu_t *g)
+{
+	(void)g;
+	return "no GPU engine";
+}
+
+void nw_gpu_close(nw_gpu_t *g)
+{
+	(void)g;
+}

@@ -1,0 +1,249 @@
+/* pack.c: the packed batch shared by the CPU and GPU engines.
+ *
+ * Sequences are appended as codes and packed into one contiguous array of 32-bit words:
+ * 2 bits a residue for pure A/C/G/T DNA (16 a word), 4 bits for DNA with N or other
+ * IUPAC codes (8 a word), 5 bits for protein (6 a word, top 2 bits zero). Residue k of
+ * a sequence sits at bit (k % per) * bits of word offset + k / per, low bits first.
+ * Every sequence starts on a fresh word and unused bits are zero, so the GPU can copy
+ * the buffer as is and read any sequence with aligned word loads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nwalign.h"
+
+void nw_batch_init(nw_batch_t *b, nw_alphabet_t a)
+{
+	memset(b, 0, sizeof(*b));
+	b->alphabet = a;
+}
+
+void nw_batch_clear(nw_batch_t *b)
+{
+	b->n = 0;
+	b->n_words = 0;
+	b->names_len = 0;
+	b->quals_len = 0;
+	b->first_record = 0;
+	b->total_residues = 0;
+	b->max_len = 0;
+	/* qual_off == NULL is how readers of the batch learn that no record had qualities,
+	 * so it must go back to NULL: the next batch may hold only FASTA records. The array
+	 * is small (8 bytes a sequence) next to the residues, so freeing it costs little. */
+	free(b->qual_off);
+	b->qual_off = NULL;
+}
+
+void nw_batch_free(nw_batch_t *b)
+{
+	free(b->words);
+	free(b->offset);
+	free(b->len);
+	free(b->bits);
+	free(b->name_off);
+	free(b->names);
+	free(b->qual_off);
+	free(b->quals);
+	nw_batch_init(b, b->alphabet);
+}
+
+/* Make room for at least need elements of size sz in *p (capacity *cap), doubling so
+ * that n pushes cost O(n) copies. */
+static int grow(void **p, uint64_t *cap, uint64_t need, size_t sz)
+{
+	uint64_t c = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c += c >> 1 > 16 ? c >> 1 : 16; /* x1.5: less slack for huge residue arrays */
+	if (c > SIZE_MAX / sz)
+		return NW_ERR_MEMORY;
+	q = realloc(*p, c * sz);
+	if (!q)
+		return NW_ERR_MEMORY;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* The per-sequence arrays share one capacity, b->cap. */
+static int grow_seqs(nw_batch_t *b)
+{
+	uint64_t cap, need = (uint64_t)b->n + 1;
+	void *p;
+
+	if (need <= (uint64_t)b->cap)
+		return 0;
+	cap = b->cap ? (uint64_t)b->cap * 2 : 64;
+#define NW_GROW_ARRAY(field)                                                 \
+	do {                                                                 \
+		p = realloc(b->field, cap * sizeof(*b->field));              \
+		if (!p)                                                      \
+			return NW_ERR_MEMORY;                                \
+		b->field = p;                                                \
+	} while (0)
+	NW_GROW_ARRAY(offset);
+	NW_GROW_ARRAY(len);
+	NW_GROW_ARRAY(bits);
+	NW_GROW_ARRAY(name_off);
+	if (b->qual_off)
+		NW_GROW_ARRAY(qual_off);
+#undef NW_GROW_ARRAY
+	b->cap = (int64_t)cap;
+	return 0;
+}
+
+/* Append s (with its NUL) to an arena; *off receives where it starts. */
+static int arena_push(char **arena, uint64_t *len, uint64_t *cap, const char *s,
+		      uint64_t *off)
+{
+	size_t l = strlen(s) + 1;
+
+	if (grow((void **)arena, cap, *len + l, 1) < 0)
+		return NW_ERR_MEMORY;
+	memcpy(*arena + *len, s, l);
+	*off = *len;
+	*len += l;
+	return 0;
+}
+
+/* Bits a residue for a sequence, or 0 when a code does not fit the alphabet. */
+static unsigned pick_bits(nw_alphabet_t a, const uint8_t *codes, uint32_t len)
+{
+	uint8_t all = 0, bad = 0;
+	uint32_t k;
+
+	for (k = 0; k < len; k++)
+		all |= codes[k];
+	if (a == NW_ALPHA_PROTEIN) {
+		for (k = 0; k < len; k++)
+			bad |= codes[k] >= NW_PROTEIN_CODES;
+		return bad ? 0 : 5;
+	}
+	if (all < 4)
+		return 2; /* only codes 0..3: the OR of all codes stays below 4 */
+	if (a == NW_ALPHA_DNA) {
+		for (k = 0; k < len; k++)
+			bad |= codes[k] >= NW_DNA_CODES;
+		return bad ? 0 : 4;
+	}
+	return all < 16 ? 4 : all < 32 ? 5 : 0; /* alphabet not set: fit the codes */
+}
+
+int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_t len,
+		  const char *qual)
+{
+	unsigned bits = pick_bits(b->alphabet, codes, len);
+	unsigned per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
+	uint64_t nw = ((uint64_t)len + per - 1) / per, w, name_off, qual_off = 0;
+	uint32_t k, j;
+	int64_t i;
+
+	if (bits == 0)
+		return NW_ERR_INTERNAL; /* a code outside the alphabet: the caller's bug */
+	/* Reserve everything first so that a failed allocation leaves the batch as it was
+	 * (arena bytes past *_len are never looked at). */
+	if (grow_seqs(b) < 0 || grow((void **)&b->words, &b->cap_words, b->n_words + nw, 4) < 0)
+		return NW_ERR_MEMORY;
+	if (arena_push(&b->names, &b->names_len, &b->names_cap, name ? name : "", &name_off) < 0)
+		return NW_ERR_MEMORY;
+	if (qual && !b->qual_off) {
+		/* First record with qualities: earlier records (FASTA) get "". */
+		uint64_t empty;
+		b->qual_off = malloc((uint64_t)b->cap * sizeof(*b->qual_off));
+		if (!b->qual_off || arena_push(&b->quals, &b->quals_len, &b->quals_cap, "", &empty) < 0)
+			goto fail_qual;
+		for (i = 0; i < b->n; i++)
+			b->qual_off[i] = empty;
+	}
+	if (b->qual_off &&
+	    arena_push(&b->quals, &b->quals_len, &b->quals_cap, qual ? qual : "", &qual_off) < 0) {
+		b->names_len = name_off;
+		return NW_ERR_MEMORY;
+	}
+
+	/* Build each word in a register: one store a word, and the tail is zero. */
+	for (w = 0, k = 0; w < nw; w++) {
+		uint32_t word = 0, stop = len - k < per ? len - k : per;
+		for (j = 0; j < stop; j++)
+			word |= (uint32_t)codes[k + j] << (j * bits);
+		k += stop;
+		b->words[b->n_words + w] = word;
+	}
+	i = b->n;
+	b->offset[i] = b->n_words;
+	b->len[i] = len;
+	b->bits[i] = (uint8_t)bits;
+	b->name_off[i] = name_off;
+	if (b->qual_off)
+		b->qual_off[i] = qual_off;
+	b->n_words += nw;
+	b->total_residues += len;
+	if (len > b->max_len)
+		b->max_len = len;
+	b->n++;
+	return 0;
+
+fail_qual:
+	free(b->qual_off);
+	b->qual_off = NULL;
+	b->names_len = name_off;
+	return NW_ERR_MEMORY;
+}
+
+/* Byte -> the 4 two-bit codes (or 2 four-bit codes) it holds, low bits first. Built by
+ * macro expansion so that the tables are constant data, not filled at run time. */
+#define NW_U2(x) { (x) & 3, (x) >> 2 & 3, (x) >> 4 & 3, (x) >> 6 & 3 }
+#define NW_U4(x) { (x) & 15, (x) >> 4 }
+#define NW_R4(f, n) f(n), f((n) + 1), f((n) + 2), f((n) + 3)
+#define NW_R16(f, n) NW_R4(f, n), NW_R4(f, (n) + 4), NW_R4(f, (n) + 8), NW_R4(f, (n) + 12)
+#define NW_R64(f, n) NW_R16(f, n), NW_R16(f, (n) + 16), NW_R16(f, (n) + 32), NW_R16(f, (n) + 48)
+#define NW_R256(f) NW_R64(f, 0), NW_R64(f, 64), NW_R64(f, 128), NW_R64(f, 192)
+static const uint8_t unpack2[256][4] = { NW_R256(NW_U2) };
+static const uint8_t unpack4[256][2] = { NW_R256(NW_U4) };
+#undef NW_U2
+#undef NW_U4
+#undef NW_R4
+#undef NW_R16
+#undef NW_R64
+#undef NW_R256
+
+void nw_batch_unpack(const nw_batch_t *b, int64_t i, uint8_t *out)
+{
+	const uint32_t *w = b->words + b->offset[i];
+	uint32_t len = b->len[i], k = 0, j;
+	unsigned bits = b->bits[i];
+
+	/* Whole words first (table lookups a byte at a time), then the partial tail. */
+	if (bits == 2) {
+		for (; k + 16 <= len; k += 16, w++) {
+			uint32_t x = *w;
+			memcpy(out + k, unpack2[x & 255], 4);
+			memcpy(out + k + 4, unpack2[x >> 8 & 255], 4);
+			memcpy(out + k + 8, unpack2[x >> 16 & 255], 4);
+			memcpy(out + k + 12, unpack2[x >> 24], 4);
+		}
+	} else if (bits == 4) {
+		for (; k + 8 <= len; k += 8, w++) {
+			uint32_t x = *w;
+			memcpy(out + k, unpack4[x & 255], 2);
+			memcpy(out + k + 2, unpack4[x >> 8 & 255], 2);
+			memcpy(out + k + 4, unpack4[x >> 16 & 255], 2);
+			memcpy(out + k + 6, unpack4[x >> 24], 2);
+		}
+	} else {
+		for (; k + 6 <= len; k += 6, w++) {
+			uint32_t x = *w;
+			out[k] = x & 31;
+			out[k + 1] = x >> 5 & 31;
+			out[k + 2] = x >> 10 & 31;
+			out[k + 3] = x >> 15 & 31;
+			out[k + 4] = x >> 20 & 31;
+			out[k + 5] = x >> 25 & 31;
+		}
+	}
+	for (j = 0; k < len; k++, j++)
+		out[k] = (uint8_t)(*w >> (j * bits) & ((1u << bits) - 1));
+}

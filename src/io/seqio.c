@@ -1,0 +1,557 @@
+/* seqio.c: the FASTA/FASTQ reader.
+ *
+ * Input goes through htslib's BGZF layer, which reads plain, gzip and bgzf files and
+ * stdin ("-") alike; the parser above it is our own so that every malformed input gets a
+ * precise one-line message (file, record, line or position) instead of a silent stop.
+ *
+ * Reading has two steps. nw_reader_fill() parses raw records (name, sequence text with
+ * whitespace removed, qualities) into an arena that holds only the pending records, so
+ * memory stays bounded by the batch limits however large the file is. The caller may
+ * then look at the raw characters (nw_reader_count_chars, for --alphabet auto) before
+ * nw_reader_encode() validates them against an alphabet, packs them into a batch and
+ * drops them. An error is sticky: every later call returns it again.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <htslib/bgzf.h>
+#include <htslib/kstring.h>
+
+#include "nwalign.h"
+
+/* One pending record: offsets into the arena. The name and the qualities are
+ * NUL-terminated there; the sequence is not. */
+typedef struct {
+	uint64_t name, seq, qual;
+	uint64_t len;
+	int has_qual;
+} nw_rec_t;
+
+struct nw_reader_s {
+	BGZF *fp;
+	char *path;
+	kstring_t line;        /* the current line, trailing \r removed */
+	kstring_t hdr;         /* a FASTA header read ahead: it ends the previous record */
+	uint64_t hdr_lineno;
+	int have_hdr;
+	int eof;
+	int filled_once;
+	int failed;            /* 0, or the code every later call returns */
+	char errmsg[512];
+	uint64_t lineno;       /* lines read so far */
+	int64_t n_read;        /* records parsed so far (pending ones included) */
+	nw_rec_t *pend;        /* the pending records */
+	int64_t n_pend, m_pend;
+	uint64_t pend_residues, pend_max_len;
+	char *text;            /* arena: names, sequences and qualities of pending records */
+	uint64_t text_len, text_cap;
+	uint8_t *codes;        /* encoding scratch, one record long */
+	uint64_t codes_cap;
+};
+
+/* ---------------------------------------------------------------- messages */
+
+/* A byte as it appears in a message: itself when printable, \xHH otherwise. */
+static const char *show_byte(int c, char buf[8])
+{
+	c &= 255;
+	if (c > ' ' && c < 127)
+		snprintf(buf, 8, "%c", c);
+	else
+		snprintf(buf, 8, "\\x%02X", (unsigned)c);
+	return buf;
+}
+
+/* A record name for messages, cut short so that one bad header cannot flood stderr. */
+static const char *show_name(const char *name, char buf[96])
+{
+	size_t l = strlen(name);
+	if (l < 80)
+		return name;
+	snprintf(buf, 96, "%.76s...", name);
+	return buf;
+}
+
+/* Record an error: "'FILE': <message>", kept for later calls and copied to err. */
+static int fail(nw_reader_t *r, int code, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int fail(nw_reader_t *r, int code, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(r->errmsg, sizeof(r->errmsg), "'%s': ", r->path);
+
+	if (n < 0 || (size_t)n >= sizeof(r->errmsg))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(r->errmsg + n, sizeof(r->errmsg) - n, fmt, ap);
+	va_end(ap);
+	r->failed = code;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", r->errmsg);
+	return code;
+}
+
+/* "record 'NAME' (#N)" of the record being parsed or encoded. */
+#define REC_FMT "record '%s' (#%lld)"
+#define REC_ARGS(name, idx) show_name(name, namebuf), (long long)(idx) + 1
+
+/* ---------------------------------------------------------------- low level */
+
+static int grow_text(nw_reader_t *r, uint64_t extra)
+{
+	uint64_t need = r->text_len + extra, cap = r->text_cap ? r->text_cap : 1 << 16;
+	char *p;
+
+	if (need <= r->text_cap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	p = realloc(r->text, cap);
+	if (!p)
+		return NW_ERR_MEMORY;
+	r->text = p;
+	r->text_cap = cap;
+	return 0;
+}
+
+/* Next line into r->line. 1: a line, 0: end of input, <0: read error. htslib returns a
+ * partial line when the stream breaks in the middle of it, so errcode is checked after
+ * every call: a corrupt or truncated gzip file must not look like a short file. */
+static int next_line(nw_reader_t *r, char *err, size_t errlen)
+{
+	int ret;
+
+	if (r->eof)
+		return 0;
+	ret = bgzf_getline(r->fp, '\n', &r->line);
+	if (ret < -1 || r->fp->errcode)
+		return fail(r, NW_ERR_IO, err, errlen,
+			    "read error after line %llu (corrupt or truncated compressed data?)",
+			    (unsigned long long)r->lineno);
+	if (ret == -1) {
+		r->eof = 1;
+		return 0;
+	}
+	r->lineno++;
+	while (r->line.l > 0 && r->line.s[r->line.l - 1] == '\r')
+		r->line.l--;
+	return 1;
+}
+
+static int is_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static int is_blank(const kstring_t *s)
+{
+	size_t i;
+	for (i = 0; i < s->l; i++)
+		if (!is_space((unsigned char)s->s[i]))
+			return 0;
+	return 1;
+}
+
+/* Append the current line to the arena without its whitespace. Control bytes mean the
+ * input is binary, not text: stop there rather than read on. Returns the number of bytes
+ * kept or a negative code; *bad is the offending byte. */
+static int64_t append_clean(nw_reader_t *r, int *bad)
+{
+	const unsigned char *s = (const unsigned char *)r->line.s;
+	size_t i, l = r->line.l;
+	char *dst;
+	uint64_t n = 0;
+
+	if (grow_text(r, l + 1) < 0)
+		return NW_ERR_MEMORY;
+	dst = r->text + r->text_len;
+	for (i = 0; i < l; i++) {
+		unsigned char c = s[i];
+		if (c > ' ' && c != 127)
+			dst[n++] = (char)c;
+		else if (!is_space(c)) {
+			*bad = c;
+			return NW_ERR_FORMAT;
+		}
+	}
+	r->text_len += n;
+	return (int64_t)n;
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+/* Sequence line(s) of the record rec: append and enforce the length limit. */
+static int add_seq_line(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errlen)
+{
+	char namebuf[96];
+	int bad = 0;
+	int64_t n = append_clean(r, &bad);
+
+	if (n == NW_ERR_MEMORY)
+		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory reading " REC_FMT,
+			    REC_ARGS(r->text + rec->name, r->n_read));
+	if (n < 0)
+		return fail(r, NW_ERR_FORMAT, err, errlen,
+			    REC_FMT ": binary data (byte \\x%02X) at line %llu, not FASTA or FASTQ",
+			    REC_ARGS(r->text + rec->name, r->n_read), (unsigned)bad,
+			    (unsigned long long)r->lineno);
+	rec->len += (uint64_t)n;
+	if (rec->len > INT32_MAX)
+		return fail(r, NW_ERR_FORMAT, err, errlen,
+			    REC_FMT " is longer than %d residues, the limit",
+			    REC_ARGS(r->text + rec->name, r->n_read), INT32_MAX);
+	return 0;
+}
+
+/* One quality line: printable phred+33 characters only. */
+static int add_qual_line(nw_reader_t *r, nw_rec_t *rec, uint64_t *qlen, char *err,
+			 size_t errlen)
+{
+	char namebuf[96], bb[8];
+	int bad = 0;
+	int64_t n = append_clean(r, &bad);
+	uint64_t i;
+
+	if (n == NW_ERR_MEMORY)
+		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory reading " REC_FMT,
+			    REC_ARGS(r->text + rec->name, r->n_read));
+	if (n < 0)
+		return fail(r, NW_ERR_FORMAT, err, errlen,
+			    REC_FMT ": binary data (byte \\x%02X) in the quality at line %llu",
+			    REC_ARGS(r->text + rec->name, r->n_read), (unsigned)bad,
+			    (unsigned long long)r->lineno);
+	for (i = r->text_len - (uint64_t)n; i < r->text_len; i++)
+		if ((unsigned char)r->text[i] > '~')
+			return fail(r, NW_ERR_FORMAT, err, errlen,
+				    REC_FMT ": invalid quality character '%s' at line %llu",
+				    REC_ARGS(r->text + rec->name, r->n_read),
+				    show_byte(r->text[i], bb), (unsigned long long)r->lineno);
+	*qlen += (uint64_t)n;
+	return 0;
+}
+
+/* FASTA body: sequence lines up to the next '>' header (kept for the next record) or
+ * the end of input. */
+static int read_fasta_body(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errlen)
+{
+	int ret;
+	kstring_t t;
+
+	while ((ret = next_line(r, err, errlen)) > 0) {
+		if (r->line.l > 0 && r->line.s[0] == '>') {
+			t = r->hdr, r->hdr = r->line, r->line = t; /* swap, no copy */
+			r->have_hdr = 1;
+			r->hdr_lineno = r->lineno;
+			return 0;
+		}
+		if ((ret = add_seq_line(r, rec, err, errlen)) < 0)
+			return ret;
+	}
+	return ret;
+}
+
+/* FASTQ body: sequence line(s), '+' line, quality. A one-line sequence takes exactly one
+ * quality line; a multi-line sequence takes quality lines until they are as long (a
+ * quality line may start with '@', so lengths, not markers, end it). */
+static int read_fastq_body(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errlen)
+{
+	char namebuf[96];
+	int ret, seq_lines = 0, at_eof = 0;
+	uint64_t qlen = 0;
+
+	for (;;) {
+		uint64_t before = rec->len;
+		if ((ret = next_line(r, err, errlen)) < 0)
+			return ret;
+		if (ret == 0)
+			return fail(r, NW_ERR_FORMAT, err, errlen,
+				    REC_FMT ": truncated FASTQ (end of input before the '+' line)",
+				    REC_ARGS(r->text + rec->name, r->n_read));
+		if (r->line.l > 0 && r->line.s[0] == '+')
+			break;
+		if (r->line.l > 0 && (r->line.s[0] == '@' || r->line.s[0] == '>'))
+			return fail(r, NW_ERR_FORMAT, err, errlen,
+				    REC_FMT ": truncated FASTQ (missing '+' line before line %llu)",
+				    REC_ARGS(r->text + rec->name, r->n_read),
+				    (unsigned long long)r->lineno);
+		if ((ret = add_seq_line(r, rec, err, errlen)) < 0)
+			return ret;
+		seq_lines += rec->len > before;
+	}
+	if (rec->len == 0)
+		return 0; /* the caller reports the empty sequence */
+	rec->qual = r->text_len;
+	rec->has_qual = 1;
+	do {
+		if ((ret = next_line(r, err, errlen)) < 0)
+			return ret;
+		if (ret == 0) {
+			at_eof = 1;
+			break;
+		}
+		if ((ret = add_qual_line(r, rec, &qlen, err, errlen)) < 0)
+			return ret;
+	} while (seq_lines > 1 && qlen < rec->len);
+	if (at_eof && qlen == 0)
+		return fail(r, NW_ERR_FORMAT, err, errlen,
+			    REC_FMT ": truncated FASTQ (end of input before the quality line)",
+			    REC_ARGS(r->text + rec->name, r->n_read));
+	if (qlen != rec->len)
+		return fail(r, NW_ERR_FORMAT, err, errlen,
+			    REC_FMT ": %squality length %llu differs from sequence length %llu",
+			    REC_ARGS(r->text + rec->name, r->n_read),
+			    qlen < rec->len ? "truncated FASTQ: " : "", (unsigned long long)qlen,
+			    (unsigned long long)rec->len);
+	if (grow_text(r, 1) < 0)
+		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
+	r->text[r->text_len++] = '\0';
+	return 0;
+}
+
+/* Parse one record into the pending arrays: 1, 0 at end of input, or a negative code. */
+static int read_record(nw_reader_t *r, char *err, size_t errlen)
+{
+	char namebuf[96], bb[8];
+	uint64_t hdr_line, i, name_end;
+	nw_rec_t rec;
+	const char *s;
+	int ret, fastq;
+
+	if (r->have_hdr) {
+		kstring_t t = r->line;
+		r->line = r->hdr, r->hdr = t;
+		r->have_hdr = 0;
+		hdr_line = r->hdr_lineno;
+	} else {
+		do { /* blank lines between records are allowed */
+			if ((ret = next_line(r, err, errlen)) <= 0)
+				return ret;
+		} while (is_blank(&r->line));
+		hdr_line = r->lineno;
+	}
+	s = r->line.s;
+	if (s[0] != '>' && s[0] != '@') {
+		if (r->n_read == 0)
+			return fail(r, NW_ERR_FORMAT, err, errlen,
+				    "not FASTA or FASTQ (line %llu starts with '%s')",
+				    (unsigned long long)hdr_line, show_byte(s[0], bb));
+		return fail(r, NW_ERR_FORMAT, err, errlen,
+			    "record #%lld: expected a '>' or '@' header at line %llu, found '%s'",
+			    (long long)r->n_read + 1, (unsigned long long)hdr_line,
+			    show_byte(s[0], bb));
+	}
+	fastq = s[0] == '@';
+	for (i = 1; i < r->line.l; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < ' ' && c != '\t') || c == 127)
+			return fail(r, NW_ERR_FORMAT, err, errlen,
+				    "record #%lld: binary data (byte \\x%02X) in the header at line "
+				    "%llu, not FASTA or FASTQ",
+				    (long long)r->n_read + 1, (unsigned)c, (unsigned long long)hdr_line);
+	}
+	for (name_end = 1; name_end < r->line.l && !is_space((unsigned char)s[name_end]);)
+		name_end++;
+	if (name_end == 1)
+		return fail(r, NW_ERR_FORMAT, err, errlen, "record #%lld (line %llu) has no name",
+			    (long long)r->n_read + 1, (unsigned long long)hdr_line);
+
+	if (r->n_pend == r->m_pend) {
+		int64_t m = r->m_pend ? r->m_pend * 2 : 256;
+		nw_rec_t *p = realloc(r->pend, (size_t)m * sizeof(*p));
+		if (!p)
+			return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
+		r->pend = p;
+		r->m_pend = m;
+	}
+	if (grow_text(r, name_end) < 0)
+		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
+	memset(&rec, 0, sizeof(rec));
+	rec.name = r->text_len;
+	memcpy(r->text + r->text_len, s + 1, name_end - 1);
+	r->text_len += name_end;
+	r->text[r->text_len - 1] = '\0';
+	rec.seq = r->text_len;
+
+	ret = fastq ? read_fastq_body(r, &rec, err, errlen) : read_fasta_body(r, &rec, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (rec.len == 0)
+		return fail(r, NW_ERR_FORMAT, err, errlen, REC_FMT " has an empty sequence",
+			    REC_ARGS(r->text + rec.name, r->n_read));
+	r->pend[r->n_pend++] = rec;
+	r->pend_residues += rec.len;
+	if (rec.len > r->pend_max_len)
+		r->pend_max_len = rec.len;
+	r->n_read++;
+	return 1;
+}
+
+/* ---------------------------------------------------------------- public API */
+
+nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen)
+{
+	nw_reader_t *r;
+	struct stat st;
+	int e;
+
+	if (!path)
+		path = "-";
+	/* open(2) accepts a directory and fails only at the first read; say it up front. */
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(EISDIR));
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r || !(r->path = strdup(path))) {
+		free(r);
+		snprintf(err, errlen, "cannot open '%s': out of memory", path);
+		return NULL;
+	}
+	errno = 0;
+	r->fp = bgzf_open(path, "r");
+	if (!r->fp) {
+		e = errno;
+		snprintf(err, errlen, "cannot open '%s': %s", path,
+			 e ? strerror(e) : "unknown error");
+		free(r->path);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int64_t nw_reader_fill(nw_reader_t *r, int64_t max_records, uint64_t max_residues,
+		       char *err, size_t errlen)
+{
+	int ret;
+
+	if (r->failed) {
+		snprintf(err, errlen, "%s", r->errmsg);
+		return r->failed;
+	}
+	/* At least one record; then stop at whichever limit comes first (0 = no limit). */
+	while (r->n_pend == 0 ||
+	       ((max_records <= 0 || r->n_pend < max_records) &&
+		(max_residues == 0 || r->pend_residues < max_residues))) {
+		ret = read_record(r, err, errlen);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			break;
+	}
+	if (!r->filled_once) {
+		r->filled_once = 1;
+		if (r->n_read == 0)
+			return fail(r, NW_ERR_FORMAT, err, errlen, "no sequences (empty input)");
+	}
+	return r->n_pend;
+}
+
+void nw_reader_count_chars(const nw_reader_t *r, uint64_t counts[256])
+{
+	uint64_t local[256] = { 0 };
+	int64_t i;
+	int c;
+
+	for (i = 0; i < r->n_pend; i++) {
+		const unsigned char *s = (const unsigned char *)r->text + r->pend[i].seq;
+		uint64_t k, len = r->pend[i].len;
+		for (k = 0; k < len; k++)
+			local[s[k]]++;
+	}
+	for (c = 0; c < 256; c++)
+		counts[c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c] += local[c];
+}
+
+int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err,
+		     size_t errlen)
+{
+	char namebuf[96], bb[8];
+	int8_t table[256];
+	int64_t i;
+	int c, ret;
+
+	if (r->failed) {
+		snprintf(err, errlen, "%s", r->errmsg);
+		return r->failed;
+	}
+	if (a != NW_ALPHA_DNA && a != NW_ALPHA_PROTEIN) {
+		/* Convenience for callers that did not guess: decide from this batch. */
+		uint64_t counts[256] = { 0 };
+		nw_reader_count_chars(r, counts);
+		a = nw_alphabet_guess(counts);
+	}
+	for (c = 0; c < 256; c++)
+		table[c] = (int8_t)nw_encode_char(a, c);
+	if (r->pend_max_len > r->codes_cap) {
+		uint8_t *p = realloc(r->codes, r->pend_max_len);
+		if (!p)
+			return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
+		r->codes = p;
+		r->codes_cap = r->pend_max_len;
+	}
+	nw_batch_clear(out);
+	out->alphabet = a;
+	out->first_record = r->n_read - r->n_pend;
+	for (i = 0; i < r->n_pend; i++) {
+		const nw_rec_t *rec = &r->pend[i];
+		const unsigned char *s = (const unsigned char *)r->text + rec->seq;
+		int8_t any = 0;
+		uint64_t k;
+
+		for (k = 0; k < rec->len; k++) {
+			int8_t v = table[s[k]];
+			r->codes[k] = (uint8_t)v;
+			any |= v; /* negative once any character is invalid */
+		}
+		if (any < 0) {
+			for (k = 0; table[s[k]] >= 0;)
+				k++;
+			return fail(r, NW_ERR_FORMAT, err, errlen,
+				    REC_FMT ": invalid character '%s' at position %llu for the %s "
+				    "alphabet",
+				    REC_ARGS(r->text + rec->name, out->first_record + i),
+				    show_byte(s[k], bb), (unsigned long long)k + 1,
+				    nw_alphabet_name(a));
+		}
+		ret = nw_batch_push(out, r->text + rec->name, r->codes, (uint32_t)rec->len,
+				    rec->has_qual ? r->text + rec->qual : NULL);
+		if (ret < 0)
+			return fail(r, ret, err, errlen, "out of memory packing " REC_FMT,
+				    REC_ARGS(r->text + rec->name, out->first_record + i));
+	}
+	r->n_pend = 0;
+	r->text_len = 0;
+	r->pend_residues = 0;
+	r->pend_max_len = 0;
+	return 0;
+}
+
+int64_t nw_reader_records_read(const nw_reader_t *r)
+{
+	return r->n_read;
+}
+
+const char *nw_reader_path(const nw_reader_t *r)
+{
+	return r->path;
+}
+
+void nw_reader_close(nw_reader_t *r)
+{
+	if (!r)
+		return;
+	if (r->fp)
+		bgzf_close(r->fp);
+	free(r->line.s);
+	free(r->hdr.s);
+	free(r->pend);
+	free(r->text);
+	free(r->codes);
+	free(r->path);
+	free(r);
+}

@@ -1,0 +1,90 @@
+/* write_paf.c: the PAF output (minimap2's pairwise mapping format): the 12 standard
+ * columns, then AS:i (score), NM:i (X+I+D of the path) and cg:Z (the path).
+ *
+ * Columns 10 and 11 are the '=' count and the number of path columns, gaps included, as
+ * minimap2 defines them; they need the path, so the pipeline always computes it for PAF.
+ * Strand is always '+' and mapping quality 255 (unavailable). A local pair of score 0 has
+ * an empty span and no path: it still gets a line, with zeros and without cg:Z.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "writer_impl.h"
+
+static char *put_str(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	p[n] = '\t';
+	return p + n + 1;
+}
+
+static char *put_int(char *p, int64_t v)
+{
+	p += nw_wr_i64(p, v);
+	*p = '\t';
+	return p + 1;
+}
+
+int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
+		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
+		 size_t errlen)
+{
+	int64_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const nw_pair_t *pr = &pairs[i];
+		const nw_result_t *rs = &res[i];
+		int has_path = rs->cigar && rs->n_cigar > 0;
+		const char *qn, *rn;
+		size_t lq, lr;
+		char *p;
+
+		if (pr->q >= qb->n || pr->r >= rb->n)
+			return nw_wr_fail(NW_ERR_INTERNAL, err, errlen,
+					  "pair %lld points outside its batch (%u, %u)",
+					  (long long)i, pr->q, pr->r);
+		qn = nw_batch_name(qb, pr->q);
+		rn = nw_batch_name(rb, pr->r);
+		if (!has_path && (rs->qend > rs->qstart || rs->rend > rs->rstart))
+			return nw_wr_fail(NW_ERR_INTERNAL, err, errlen,
+					  "PAF output of '%s' against '%s' needs the alignment "
+					  "path, which was not computed", qn, rn);
+		lq = strlen(qn);
+		lr = strlen(rn);
+		if (nw_wr_grow((void **)&w->line, &w->line_cap, lq + lr + 320, 1) < 0)
+			return nw_wr_fail(NW_ERR_MEMORY, err, errlen,
+					  "out of memory writing the output");
+		p = w->line;
+		p = put_str(p, qn, lq);
+		p = put_int(p, qb->len[pr->q]);
+		p = put_int(p, rs->qstart);
+		p = put_int(p, rs->qend);
+		*p++ = '+';
+		*p++ = '\t';
+		p = put_str(p, rn, lr);
+		p = put_int(p, rb->len[pr->r]);
+		p = put_int(p, rs->rstart);
+		p = put_int(p, rs->rend);
+		p = put_int(p, has_path ? rs->matches : 0);
+		p = put_int(p, has_path ? rs->aln_len : 0);
+		memcpy(p, "255\tAS:i:", 9);
+		p += 9;
+		p += nw_wr_i64(p, rs->score);
+		memcpy(p, "\tNM:i:", 6);
+		p += 6;
+		p += nw_wr_i64(p, has_path ? rs->edits : 0);
+		if (has_path) {
+			memcpy(p, "\tcg:Z:", 6);
+			p += 6;
+		} else {
+			*p++ = '\n';
+		}
+		if ((ret = nw_wr_put(w, w->line, (size_t)(p - w->line), err, errlen)) < 0)
+			return ret;
+		if (has_path && (nw_cigar_write(w->fp, rs->cigar, rs->n_cigar) < 0 ||
+				 putc('\n', w->fp) == EOF))
+			return nw_wr_io_error(w, errno, err, errlen);
+	}
+	return 0;
+}

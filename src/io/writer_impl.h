@@ -1,0 +1,72 @@
+/* writer_impl.h: what writer.c (open, close, dispatch, stream helpers) shares with the
+ * per-format files write_tsv.c, write_paf.c and write_sam.c. Not part of any interface
+ * outside src/io/. */
+#ifndef NW_IO_WRITER_IMPL_H
+#define NW_IO_WRITER_IMPL_H
+
+#include <htslib/sam.h>
+
+#include "writer.h"
+
+struct nw_writer_s {
+	nw_format_t format;
+	nw_pairing_t pairing;
+	int cigar;                 /* TSV: print matches, alnlen, cigar columns */
+	char *name;                /* the output as messages name it: a path or "stdout" */
+
+	/* TSV and PAF: a stdio stream with a large buffer */
+	FILE *fp;
+	char *fbuf;
+	char *line;                /* one output line is assembled here, then written */
+	size_t line_cap;
+
+	/* SAM: htslib owns the stream */
+	htsFile *hts;
+	sam_hdr_t *hdr;
+	bam1_t *rec;
+	int64_t n_refs;
+	uint8_t *codes;            /* the query as codes */
+	char *seq, *qual;          /* SEQ as bases, QUAL without the +33 */
+	size_t codes_cap, seq_cap, qual_cap;
+	char dna_tab[NW_MAX_CODES]; /* code -> base, filled once from nw_decode_code */
+	int dna_tab_ready;
+	uint32_t *cig;             /* clip + path + clip */
+	size_t cig_cap;
+
+	int failed;                /* a write already failed: close reports it again */
+	char errmsg[256];
+};
+
+/* Record a failed write (errnum = errno of the failure, 0 when unknown) in w and err;
+ * returns NW_ERR_IO. Only the first failure is kept: later ones are its consequences. */
+int nw_wr_io_error(nw_writer_t *w, int errnum, char *err, size_t errlen);
+/* Any error other than a failed write (bad input to the writer): NW_ERR_INTERNAL or the
+ * given code, with a message. */
+int nw_wr_fail(int code, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Grow a buffer of elem-sized items to at least need; 0 or NW_ERR_MEMORY. */
+int nw_wr_grow(void **buf, size_t *cap, size_t need, size_t elem);
+
+/* Decimal text of v at p (no NUL); returns the number of characters (at most 20). */
+int nw_wr_i64(char *p, int64_t v);
+
+/* Write n bytes to w->fp, checked. */
+int nw_wr_put(nw_writer_t *w, const char *s, size_t n, char *err, size_t errlen);
+
+/* Per-format entry points, dispatched from writer.c. */
+int nw_tsv_header(nw_writer_t *w, char *err, size_t errlen);
+int nw_tsv_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
+		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
+		 size_t errlen);
+int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
+		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
+		 size_t errlen);
+int nw_sam_open(nw_writer_t *w, const char *path, const nw_opt_t *opt,
+		const nw_ref_list_t *refs, char *err, size_t errlen);
+int nw_sam_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
+		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
+		 size_t errlen);
+int nw_sam_close(nw_writer_t *w, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,233 @@
+/* main.c: the command line only. Parse, check, run the pipeline, map errors to exit codes:
+ * 0 success, 1 usage error, 2 input or runtime error. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <htslib/hts.h>
+
+#include "nwalign.h"
+
+enum {
+	OPT_PAIRS = 256, OPT_MATCH, OPT_MISMATCH, OPT_MATRIX, OPT_GAP_OPEN, OPT_GAP_EXTEND,
+	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH
+};
+
+static const struct option long_opts[] = {
+	{"query", required_argument, NULL, 'q'},
+	{"ref", required_argument, NULL, 'r'},
+	{"pairs", required_argument, NULL, OPT_PAIRS},
+	{"alphabet", required_argument, NULL, 'a'},
+	{"mode", required_argument, NULL, 'm'},
+	{"match", required_argument, NULL, OPT_MATCH},
+	{"mismatch", required_argument, NULL, OPT_MISMATCH},
+	{"matrix", required_argument, NULL, OPT_MATRIX},
+	{"gap-open", required_argument, NULL, OPT_GAP_OPEN},
+	{"gap-extend", required_argument, NULL, OPT_GAP_EXTEND},
+	{"format", required_argument, NULL, 'f'},
+	{"cigar", no_argument, NULL, 'c'},
+	{"output", required_argument, NULL, 'o'},
+	{"no-header", no_argument, NULL, OPT_NO_HEADER},
+	{"threads", required_argument, NULL, 't'},
+	{"backend", required_argument, NULL, OPT_BACKEND},
+	{"device", required_argument, NULL, OPT_DEVICE},
+	{"batch-size", required_argument, NULL, OPT_BATCH},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0}
+};
+
+static void usage(FILE *fp, const nw_opt_t *d)
+{
+	fprintf(fp,
+"Usage: nwalign [options] -q QUERY -r REF [> out.tsv]\n"
+"Exact pairwise alignment (Needleman-Wunsch, Smith-Waterman, semi-global) with affine gaps.\n"
+"\n"
+"Input:\n"
+"  -q, --query FILE          query sequences: FASTA or FASTQ, plain, gzip or bgzf; - for stdin\n"
+"  -r, --ref FILE            reference sequences, same formats\n"
+"      --pairs all|zip       all: every query against every reference; zip: i-th query with\n"
+"                            i-th reference [all]\n"
+"  -a, --alphabet auto|dna|protein   [auto: decided from the input; -v says which]\n"
+"Alignment:\n"
+"  -m, --mode global|local|semiglobal   [global]; semiglobal: query end to end, reference\n"
+"                            overhangs free\n"
+"Scoring:\n"
+"      --match INT           DNA match score [%d]\n"
+"      --mismatch INT        DNA mismatch penalty, positive [%d]\n"
+"      --matrix NAME|FILE    blosum45 blosum50 blosum62 blosum80 pam250 ednafull, or an\n"
+"                            NCBI-format matrix file [protein: blosum62; DNA: --match/--mismatch]\n"
+"      --gap-open INT        O: a gap of length L costs O + L*E [DNA %d, protein %d]\n"
+"      --gap-extend INT      E [DNA %d, protein %d]\n"
+"Output:\n"
+"  -f, --format tsv|paf|sam  [tsv]\n"
+"  -c, --cigar               compute the alignment path (always on for paf and sam)\n"
+"  -o, --output FILE         [stdout]\n"
+"      --no-header           no '#' header line in TSV\n"
+"Engine:\n"
+"  -t, --threads INT         CPU threads [%d: the online CPUs]\n"
+"      --backend auto|cpu|gpu  [auto: the GPU when built with CUDA and a device is present]\n"
+"      --device INT          CUDA device [%d]\n"
+"      --batch-size INT      query records per batch [%lld]\n"
+"  -v, --verbose             summary line on stderr (pairs, cells, seconds, GCUPS, backend);\n"
+"                            -vv more\n"
+"  -h, --help                this help on stdout, exit 0\n"
+"  -V, --version             version on stdout, exit 0\n"
+"\n"
+"Coordinates are 0-based, half-open. See nwalign(1) for output columns and tie rules.\n",
+		2, 4, 4, 11, 2, 1, d->threads, d->device, (long long)d->batch_records);
+}
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "nwalign: error: ");
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, " (see nwalign --help)\n");
+	return 1;
+}
+
+static const char *long_name(int c)
+{
+	for (const struct option *o = long_opts; o->name; o++)
+		if (o->val == c)
+			return o->name;
+	return "?";
+}
+
+/* Whole-string integer in [lo, hi]; 0 or -1. */
+static int parse_int(const char *s, long lo, long hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* Index of s in the NULL-terminated names, or -1. */
+static int parse_choice(const char *s, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t n = 1;
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	char *s = malloc(n), *p = s;
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		size_t k = strlen(argv[i]);
+		memcpy(p, argv[i], k);
+		p += k;
+		*p++ = i + 1 < argc ? ' ' : 0;
+	}
+	if (argc == 0)
+		*p = 0;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const pairings[] = {"all", "zip", NULL};
+	static const char *const modes[] = {"global", "local", "semiglobal", NULL};
+	static const char *const alphabets[] = {"auto", "dna", "protein", NULL};
+	static const char *const formats[] = {"tsv", "paf", "sam", NULL};
+	static const char *const backends[] = {"auto", "cpu", "gpu", NULL};
+	nw_opt_t opt, defaults;
+	char err[512];
+	int c, v, verbose = 0;
+
+	nw_opt_init(&opt);
+	defaults = opt;
+	hts_set_log_level(HTS_LOG_OFF); /* our own one-line errors say what went wrong */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":q:r:a:m:f:co:t:vhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'q': opt.query_path = optarg; break;
+		case 'r': opt.ref_path = optarg; break;
+		case 'o': opt.out_path = optarg; break;
+		case 'c': opt.cigar = 1; break;
+		case 'v': verbose++; break;
+		case OPT_NO_HEADER: opt.header = 0; break;
+		case OPT_MATRIX: opt.matrix = optarg; break;
+		case 'h': usage(stdout, &defaults); return fflush(stdout) == 0 ? 0 : 2;
+		case 'V': printf("nwalign %s\n", NW_VERSION_STRING); return fflush(stdout) == 0 ? 0 : 2;
+		case OPT_PAIRS:
+			if ((v = parse_choice(optarg, pairings)) < 0)
+				return usage_error("--pairs must be all or zip, not '%s'%s", optarg, "");
+			opt.pairing = (nw_pairing_t)v;
+			break;
+		case 'm':
+			if ((v = parse_choice(optarg, modes)) < 0)
+				return usage_error("--mode must be global, local or semiglobal, not '%s'%s", optarg, "");
+			opt.mode = (nw_mode_t)v;
+			break;
+		case 'a':
+			if ((v = parse_choice(optarg, alphabets)) < 0)
+				return usage_error("--alphabet must be auto, dna or protein, not '%s'%s", optarg, "");
+			opt.alphabet = (nw_alphabet_t)v;
+			break;
+		case 'f':
+			if ((v = parse_choice(optarg, formats)) < 0)
+				return usage_error("--format must be tsv, paf or sam, not '%s'%s", optarg, "");
+			opt.format = (nw_format_t)v;
+			break;
+		case OPT_BACKEND:
+			if ((v = parse_choice(optarg, backends)) < 0)
+				return usage_error("--backend must be auto, cpu or gpu, not '%s'%s", optarg, "");
+			opt.backend = (nw_backend_t)v;
+			break;
+		case OPT_MATCH:
+		case OPT_MISMATCH:
+		case OPT_GAP_OPEN:
+		case OPT_GAP_EXTEND:
+		case OPT_DEVICE:
+		case 't':
+		case OPT_BATCH: {
+			int *dst = c == OPT_MATCH ? &opt.match : c == OPT_MISMATCH ? &opt.mismatch
+				 : c == OPT_GAP_OPEN ? &opt.gap_open : c == OPT_GAP_EXTEND ? &opt.gap_extend
+				 : c == OPT_DEVICE ? &opt.device : c == 't' ? &opt.threads : NULL;
+			if (parse_int(optarg, INT_MIN, INT_MAX, &v) < 0)
+				return usage_error("--%s needs an integer, not '%s'", long_name(c), optarg);
+			if (dst)
+				*dst = v;
+			else
+				opt.batch_records = v;
+			break;
+		}
+		case ':':
+			return usage_error("%s needs a value%s", argv[optind - 1], "");
+		default:
+			return usage_error("unknown option '%s'%s", argv[optind - 1], "");
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'%s", argv[optind], "");
+	nw_log_level = NW_LOG_WARN + verbose;
+	opt.verbose = verbose;
+	if (nw_opt_check(&opt, err, sizeof err) < 0) {
+		fprintf(stderr, "nwalign: error: %s (see nwalign --help)\n", err);
+		return 1;
+	}
+	char *cl = join_args(argc, argv);
+	opt.command_line = cl ? cl : "nwalign";
+	int ret = nw_run(&opt, err, sizeof err);
+	free(cl);
+	if (ret < 0) {
+		fprintf(stderr, "nwalign: error: %s\n", err);
+		return ret == NW_ERR_USAGE ? 1 : 2;
+	}
+	return 0;
+}

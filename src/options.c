@@ -1,0 +1,80 @@
+/* options.c: defaults and checks of the run options (the help text prints these). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nwalign.h"
+
+void nw_opt_init(nw_opt_t *opt)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	memset(opt, 0, sizeof *opt);
+	opt->pairing = NW_PAIRS_ALL;
+	opt->mode = NW_MODE_GLOBAL;
+	opt->alphabet = NW_ALPHA_AUTO;
+	opt->match = -1;      /* -1: not given; DNA default 2 */
+	opt->mismatch = -1;   /* -1: not given; DNA default 4 */
+	opt->gap_open = -1;   /* -1: the alphabet's default */
+	opt->gap_extend = -1;
+	opt->format = NW_FMT_TSV;
+	opt->header = 1;
+	opt->threads = ncpu > 0 ? (int)(ncpu < 256 ? ncpu : 256) : 1;
+	opt->backend = NW_BACKEND_AUTO;
+	opt->batch_records = 65536;
+	opt->batch_residues = (uint64_t)64 << 20;
+}
+
+int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen)
+{
+	if (!opt->query_path || !opt->ref_path) {
+		snprintf(err, errlen, "both -q/--query and -r/--ref are required");
+		return NW_ERR_USAGE;
+	}
+	if (strcmp(opt->query_path, "-") == 0 && strcmp(opt->ref_path, "-") == 0) {
+		snprintf(err, errlen, "only one of --query and --ref can be read from stdin");
+		return NW_ERR_USAGE;
+	}
+	if (opt->threads < 1 || opt->threads > 1024) {
+		snprintf(err, errlen, "--threads must be between 1 and 1024 (got %d)", opt->threads);
+		return NW_ERR_USAGE;
+	}
+	if (opt->batch_records < 1 || opt->batch_records > (1 << 24)) {
+		snprintf(err, errlen, "--batch-size must be between 1 and %d", 1 << 24);
+		return NW_ERR_USAGE;
+	}
+	if (opt->device < 0) {
+		snprintf(err, errlen, "--device must be 0 or more (got %d)", opt->device);
+		return NW_ERR_USAGE;
+	}
+	if ((opt->match != -1 && (opt->match < 0 || opt->match > 1000)) ||
+	    (opt->mismatch != -1 && (opt->mismatch < 0 || opt->mismatch > 1000))) {
+		snprintf(err, errlen, "--match and --mismatch must be between 0 and 1000 (the mismatch is a positive penalty)");
+		return NW_ERR_USAGE;
+	}
+	if (opt->gap_open != -1 && (opt->gap_open < 0 || opt->gap_open > 1000)) {
+		snprintf(err, errlen, "--gap-open must be between 0 and 1000 (got %d)", opt->gap_open);
+		return NW_ERR_USAGE;
+	}
+	if (opt->gap_extend != -1 && (opt->gap_extend < 1 || opt->gap_extend > 1000)) {
+		snprintf(err, errlen, "--gap-extend must be between 1 and 1000 (got %d)",
+			 opt->gap_extend);
+		return NW_ERR_USAGE;
+	}
+	if (opt->matrix && (opt->match != -1 || opt->mismatch != -1)) {
+		snprintf(err, errlen, "--matrix and --match/--mismatch cannot be combined");
+		return NW_ERR_USAGE;
+	}
+	if (opt->matrix && opt->alphabet != NW_ALPHA_AUTO) {
+		nw_alphabet_t m = nw_matrix_builtin_alphabet(opt->matrix);
+		if (m != NW_ALPHA_AUTO && m != opt->alphabet) {
+			snprintf(err, errlen, "matrix %s is for %s sequences, but --alphabet is %s",
+				 opt->matrix, nw_alphabet_name(m), nw_alphabet_name(opt->alphabet));
+			return NW_ERR_USAGE;
+		}
+	}
+	if (opt->alphabet == NW_ALPHA_PROTEIN && (opt->match != -1 || opt->mismatch != -1)) {
+		snprintf(err, errlen, "--match/--mismatch score DNA; protein is scored by --matrix");
+		return NW_ERR_USAGE;
+	}
+	return 0;
+}

@@ -1,0 +1,428 @@
+/* pipeline.c: the run from input files to output records.
+ *
+ *   readers -> alphabet + scoring -> packed batches -> pair chunks -> engine -> writer
+ *
+ * All vs all: every reference is read and packed once and held in memory; queries stream
+ * in batches of --batch-size records, and each batch is cut into chunks of whole queries
+ * (plan.c) so that results stay bounded. Zip: queries and references are read in
+ * lockstep, batch by batch. Results are written in input order whatever the engine.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpu_align.h"
+#include "gpu.h"
+#include "nwalign.h"
+#include "plan.h"
+#include "writer.h"
+
+typedef struct {
+	const nw_opt_t *opt;
+	nw_alphabet_t alphabet;
+	int alphabet_guessed;
+	nw_scoring_t sc;
+	nw_align_params_t params;    /* want_path set when the output needs a path */
+	nw_gpu_t *gpu;               /* NULL: the CPU engine */
+	nw_pair_t *pairs;
+	nw_result_t *res;            /* NW_CHUNK_PAIRS results, CIGAR buffers reused */
+	int64_t res_cap;
+	nw_writer_t *writer;
+	double cells, t0, last_progress;
+	int64_t n_pairs;
+	int progress_shown;
+} run_t;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---------------------------------------------------------------- CPU workers */
+
+typedef struct {
+	const run_t *run;
+	const nw_batch_t *qb, *rb;
+	const nw_pair_t *pairs;
+	nw_result_t *res;
+	int64_t n, grain;
+	int64_t next;               /* next pair to take (atomic) */
+	int paths_only;             /* scores and spans are known: only compute paths */
+	int failed;                 /* atomic: set by the first failing worker */
+	int err_code;
+} job_t;
+
+static void *cpu_worker(void *arg)
+{
+	job_t *job = arg;
+	const nw_align_params_t *p = &job->run->params;
+	nw_workspace_t *ws = nw_workspace_new();
+	uint8_t *q = malloc((size_t)job->qb->max_len + 1), *r = malloc((size_t)job->rb->max_len + 1);
+	int64_t last_q = -1;
+	int ret = 0;
+	if (!ws || !q || !r)
+		ret = NW_ERR_MEMORY;
+	while (ret == 0 && !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
+		int64_t k0 = __atomic_fetch_add(&job->next, job->grain, __ATOMIC_RELAXED);
+		if (k0 >= job->n)
+			break;
+		int64_t k1 = k0 + job->grain < job->n ? k0 + job->grain : job->n;
+		for (int64_t k = k0; k < k1 && ret == 0; k++) {
+			const nw_pair_t *pr = &job->pairs[k];
+			int64_t qlen = job->qb->len[pr->q], rlen = job->rb->len[pr->r];
+			if (pr->q != last_q) { /* all-vs-all pairs of one query are adjacent */
+				nw_batch_unpack(job->qb, pr->q, q);
+				last_q = pr->q;
+			}
+			nw_batch_unpack(job->rb, pr->r, r);
+			ret = job->paths_only ? nw_cpu_align_path(p, q, qlen, r, rlen, ws, &job->res[k])
+					      : nw_cpu_align(p, q, qlen, r, rlen, ws, &job->res[k]);
+		}
+	}
+	if (ret < 0 && !__atomic_exchange_n(&job->failed, 1, __ATOMIC_RELAXED))
+		job->err_code = ret;
+	nw_workspace_free(ws);
+	free(q);
+	free(r);
+	return NULL;
+}
+
+static int run_cpu(const run_t *run, const nw_batch_t *qb, const nw_batch_t *rb,
+		   const nw_pair_t *pairs, nw_result_t *res, int64_t n, int paths_only,
+		   char *err, size_t errlen)
+{
+	int nt = run->opt->threads;
+	if (nt > n)
+		nt = n > 0 ? (int)n : 1;
+	job_t job = {.run = run, .qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n,
+		     .paths_only = paths_only};
+	job.grain = n / ((int64_t)nt * 16);
+	job.grain = job.grain < 1 ? 1 : job.grain > 64 ? 64 : job.grain;
+	pthread_t *tid = calloc((size_t)nt, sizeof *tid);
+	int started = 0;
+	if (!tid) {
+		snprintf(err, errlen, "out of memory");
+		return NW_ERR_MEMORY;
+	}
+	for (int t = 1; t < nt; t++, started++)
+		if (pthread_create(&tid[t], NULL, cpu_worker, &job) != 0)
+			break;
+	cpu_worker(&job); /* the calling thread works too */
+	for (int t = 1; t <= started; t++)
+		pthread_join(tid[t], NULL);
+	free(tid);
+	if (job.failed) {
+		snprintf(err, errlen, job.err_code == NW_ERR_MEMORY
+				      ? "out of memory while aligning"
+				      : "internal error in the CPU engine (see the message above)");
+		return job.err_code;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- one chunk */
+
+static void progress(run_t *run, int final)
+{
+	if (!isatty(STDERR_FILENO) || run->opt->verbose)
+		return;
+	double t = now();
+	if (final) {
+		if (run->progress_shown)
+			fputs("\r\033[K", stderr);
+		return;
+	}
+	if (t - run->t0 < 2 || t - run->last_progress < 0.5)
+		return;
+	fprintf(stderr, "\rnwalign: %lld pairs, %.3g cells, %.1f s", (long long)run->n_pairs,
+		run->cells, t - run->t0);
+	run->last_progress = t;
+	run->progress_shown = 1;
+}
+
+static int align_chunk(run_t *run, const nw_batch_t *qb, const nw_batch_t *rb, int64_t n,
+		       char *err, size_t errlen)
+{
+	int ret;
+	if (run->gpu) {
+		nw_align_params_t scores_only = run->params;
+		scores_only.want_path = 0;
+		ret = nw_gpu_align(run->gpu, &scores_only, qb, rb, run->pairs, n, run->res, err, errlen);
+		if (ret == 0 && run->params.want_path) /* paths on the CPU over the GPU's spans */
+			ret = run_cpu(run, qb, rb, run->pairs, run->res, n, 1, err, errlen);
+	} else {
+		ret = run_cpu(run, qb, rb, run->pairs, run->res, n, 0, err, errlen);
+	}
+	if (ret < 0)
+		return ret;
+	if ((ret = nw_writer_write(run->writer, qb, rb, run->pairs, run->res, n, err, errlen)) < 0)
+		return ret;
+	run->n_pairs += n;
+	run->cells += nw_plan_cells(qb, rb, run->pairs, n);
+	progress(run, 0);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- set-up */
+
+static int choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr)
+{
+	const nw_opt_t *opt = run->opt;
+	if (opt->alphabet != NW_ALPHA_AUTO) {
+		run->alphabet = opt->alphabet;
+	} else if (opt->matrix && nw_matrix_builtin_alphabet(opt->matrix) != NW_ALPHA_AUTO) {
+		run->alphabet = nw_matrix_builtin_alphabet(opt->matrix);
+	} else {
+		static uint64_t counts[256];
+		memset(counts, 0, sizeof counts);
+		nw_reader_count_chars(qr, counts);
+		nw_reader_count_chars(rr, counts);
+		run->alphabet = nw_alphabet_guess(counts);
+		run->alphabet_guessed = 1;
+	}
+	return 0;
+}
+
+static int setup_scoring(run_t *run, char *err, size_t errlen)
+{
+	const nw_opt_t *opt = run->opt;
+	int dna = run->alphabet == NW_ALPHA_DNA;
+	int go = opt->gap_open >= 0 ? opt->gap_open : dna ? 4 : 11;
+	int ge = opt->gap_extend >= 0 ? opt->gap_extend : dna ? 2 : 1;
+	if (!dna && (opt->match >= 0 || opt->mismatch >= 0)) {
+		snprintf(err, errlen, "--match/--mismatch score DNA, but the input looks like protein "
+				      "(use --matrix, or -a dna)");
+		return NW_ERR_USAGE;
+	}
+	if (opt->matrix)
+		return nw_scoring_matrix(&run->sc, opt->matrix, run->alphabet, go, ge, err, errlen);
+	if (dna)
+		return nw_scoring_dna(&run->sc, opt->match >= 0 ? opt->match : 2,
+				      opt->mismatch >= 0 ? opt->mismatch : 4, go, ge, err, errlen);
+	return nw_scoring_matrix(&run->sc, "blosum62", NW_ALPHA_PROTEIN, go, ge, err, errlen);
+}
+
+static int setup_backend(run_t *run, char *err, size_t errlen)
+{
+	const nw_opt_t *opt = run->opt;
+	if (opt->backend == NW_BACKEND_CPU)
+		return 0;
+	if (opt->backend == NW_BACKEND_AUTO && (!nw_gpu_built() || nw_gpu_device_count() <= opt->device))
+		return 0;
+	if (opt->backend == NW_BACKEND_GPU && nw_gpu_built() && nw_gpu_device_count() == 0) {
+		snprintf(err, errlen, "--backend gpu: no CUDA device found");
+		return NW_ERR_GPU;
+	}
+	run->gpu = nw_gpu_open(opt->device, err, errlen);
+	return run->gpu ? 0 : NW_ERR_GPU;
+}
+
+/* Names and lengths of every reference, for the SAM header. In zip mode this reads the
+ * reference file once more before the run (so it cannot be stdin). */
+static int collect_refs(run_t *run, const nw_batch_t *all_refs, nw_ref_list_t *list,
+			nw_batch_t *keep, char *err, size_t errlen)
+{
+	const nw_opt_t *opt = run->opt;
+	memset(list, 0, sizeof *list);
+	if (opt->format != NW_FMT_SAM)
+		return 0;
+	const nw_batch_t *src = all_refs;
+	if (!src) {
+		if (strcmp(opt->ref_path, "-") == 0) {
+			snprintf(err, errlen, "SAM output with --pairs zip reads the reference file twice, so it cannot be stdin");
+			return NW_ERR_USAGE;
+		}
+		nw_reader_t *r = nw_reader_open(opt->ref_path, err, errlen);
+		if (!r)
+			return NW_ERR_IO;
+		nw_batch_init(keep, run->alphabet);
+		/* One fill without limits takes every record. */
+		int64_t got = nw_reader_fill(r, INT64_MAX, UINT64_MAX, err, errlen);
+		if (got >= 0)
+			got = nw_reader_encode(r, run->alphabet, keep, err, errlen);
+		nw_reader_close(r);
+		if (got < 0)
+			return (int)got;
+		src = keep;
+	}
+	list->n = src->n;
+	list->name = malloc(sizeof(char *) * (size_t)(src->n + 1));
+	list->len = src->len;
+	if (!list->name) {
+		snprintf(err, errlen, "out of memory");
+		return NW_ERR_MEMORY;
+	}
+	for (int64_t i = 0; i < src->n; i++)
+		list->name[i] = (char *)nw_batch_name(src, i);
+	return 0;
+}
+
+static int ensure_chunk(run_t *run, int64_t n, char *err, size_t errlen)
+{
+	if (n <= run->res_cap)
+		return 0;
+	nw_pair_t *p = realloc(run->pairs, (size_t)n * sizeof *p);
+	nw_result_t *r = p ? realloc(run->res, (size_t)n * sizeof *r) : NULL;
+	if (p)
+		run->pairs = p;
+	if (!r) {
+		snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
+		return NW_ERR_MEMORY;
+	}
+	memset(r + run->res_cap, 0, (size_t)(n - run->res_cap) * sizeof *r);
+	run->res = r;
+	run->res_cap = n;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the two pairings */
+
+static int run_all(run_t *run, nw_reader_t *qr, const nw_batch_t *rb, nw_batch_t *qb,
+		   char *err, size_t errlen)
+{
+	const nw_opt_t *opt = run->opt;
+	int ret = 0;
+	for (;;) {
+		for (uint32_t q0 = 0; q0 < qb->n;) {
+			uint32_t span = nw_plan_all_span(q0, (uint32_t)qb->n, (uint32_t)rb->n);
+			int64_t n = (int64_t)span * rb->n;
+			if ((ret = ensure_chunk(run, n, err, errlen)) < 0)
+				return ret;
+			nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->pairs);
+			if ((ret = align_chunk(run, qb, rb, n, err, errlen)) < 0)
+				return ret;
+			q0 += span;
+		}
+		int64_t got = nw_reader_fill(qr, opt->batch_records, opt->batch_residues, err, errlen);
+		if (got <= 0)
+			return (int)got;
+		if ((ret = nw_reader_encode(qr, run->alphabet, qb, err, errlen)) < 0)
+			return ret;
+	}
+}
+
+static int zip_mismatch(const run_t *run, nw_reader_t *qr, nw_reader_t *rr, char *err,
+			size_t errlen)
+{
+	int q_short = nw_reader_records_read(qr) < nw_reader_records_read(rr);
+	snprintf(err, errlen, "--pairs zip: '%s' ends after %lld records, but '%s' has more",
+		 q_short ? run->opt->query_path : run->opt->ref_path,
+		 (long long)(q_short ? nw_reader_records_read(qr) : nw_reader_records_read(rr)),
+		 q_short ? run->opt->ref_path : run->opt->query_path);
+	return NW_ERR_FORMAT;
+}
+
+/* Zip: the reference batch takes as many records as the query batch has. nq and nr are
+ * the pending counts of the first batches. */
+static int run_zip(run_t *run, nw_reader_t *qr, nw_reader_t *rr, nw_batch_t *qb,
+		   nw_batch_t *rb, int64_t nq, int64_t nr, char *err, size_t errlen)
+{
+	const nw_opt_t *opt = run->opt;
+	int ret;
+	for (;;) {
+		if (nq != nr)
+			return zip_mismatch(run, qr, rr, err, errlen);
+		if (nq == 0)
+			return 0;
+		if ((ret = nw_reader_encode(qr, run->alphabet, qb, err, errlen)) < 0 ||
+		    (ret = nw_reader_encode(rr, run->alphabet, rb, err, errlen)) < 0)
+			return ret;
+		for (uint32_t i0 = 0; i0 < qb->n;) {
+			uint32_t i1 = qb->n - i0 > NW_CHUNK_PAIRS ? i0 + (uint32_t)NW_CHUNK_PAIRS
+							       : (uint32_t)qb->n;
+			if ((ret = ensure_chunk(run, i1 - i0, err, errlen)) < 0)
+				return ret;
+			nw_plan_zip(i0, i1, run->pairs);
+			if ((ret = align_chunk(run, qb, rb, i1 - i0, err, errlen)) < 0)
+				return ret;
+			i0 = i1;
+		}
+		if ((nq = nw_reader_fill(qr, opt->batch_records, opt->batch_residues, err, errlen)) < 0)
+			return (int)nq;
+		if ((nr = nw_reader_fill(rr, nq > 0 ? nq : 1, UINT64_MAX, err, errlen)) < 0)
+			return (int)nr;
+	}
+}
+
+/* ---------------------------------------------------------------- entry point */
+
+int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
+{
+	run_t run = {.opt = opt};
+	nw_reader_t *qr = NULL, *rr = NULL;
+	nw_batch_t qb, rb, sam_refs;
+	nw_ref_list_t refs = {0};
+	int ret, zip = opt->pairing == NW_PAIRS_ZIP;
+	int64_t nq = 0, nr = 0;
+
+	nw_batch_init(&qb, NW_ALPHA_AUTO);
+	nw_batch_init(&rb, NW_ALPHA_AUTO);
+	nw_batch_init(&sam_refs, NW_ALPHA_AUTO);
+	run.t0 = now();
+	ret = NW_ERR_IO;
+	if (!(rr = nw_reader_open(opt->ref_path, err, errlen)) ||
+	    !(qr = nw_reader_open(opt->query_path, err, errlen)))
+		goto out;
+	/* References first: all of them for all-vs-all, the first batch for zip. */
+	if ((nq = nw_reader_fill(qr, opt->batch_records, opt->batch_residues, err, errlen)) < 0 ||
+	    (nr = nw_reader_fill(rr, zip ? nq : INT64_MAX, UINT64_MAX, err, errlen)) < 0) {
+		ret = (int)(nq < 0 ? nq : nr);
+		goto out;
+	}
+	choose_alphabet(&run, qr, rr);
+	if ((ret = setup_scoring(&run, err, errlen)) < 0 || (ret = setup_backend(&run, err, errlen)) < 0)
+		goto out;
+	run.params.mode = opt->mode;
+	run.params.sc = &run.sc;
+	run.params.want_path = opt->cigar || opt->format != NW_FMT_TSV;
+	if (!zip && ((ret = nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0 ||
+		     (ret = nw_reader_encode(qr, run.alphabet, &qb, err, errlen)) < 0))
+		goto out;
+	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
+		    nw_alphabet_name(run.alphabet), run.alphabet_guessed ? " (detected)" : "",
+		    run.sc.name, run.sc.gap_open, run.sc.gap_extend,
+		    opt->mode == NW_MODE_GLOBAL ? "global" : opt->mode == NW_MODE_LOCAL ? "local" : "semiglobal",
+		    run.gpu ? nw_gpu_describe(run.gpu) : "cpu");
+	if ((ret = collect_refs(&run, zip ? NULL : &rb, &refs, &sam_refs, err, errlen)) < 0)
+		goto out;
+	if (!(run.writer = nw_writer_open(opt, &refs, err, errlen))) {
+		ret = NW_ERR_IO;
+		goto out;
+	}
+	ret = zip ? run_zip(&run, qr, rr, &qb, &rb, nq, nr, err, errlen)
+		  : run_all(&run, qr, &rb, &qb, err, errlen);
+	if (ret == 0) {
+		ret = nw_writer_close(run.writer, err, errlen);
+		run.writer = NULL;
+	}
+	progress(&run, 1);
+	if (ret == 0) {
+		double sec = now() - run.t0;
+		nw_log_info("%lld pairs, %.4g cells, %.3f s, %.3f GCUPS, backend %s, %d threads",
+			    (long long)run.n_pairs, run.cells, sec,
+			    sec > 0 ? run.cells / sec * 1e-9 : 0.0,
+			    run.gpu ? "gpu" : "cpu", opt->threads);
+	}
+out:
+	if (run.writer) {
+		char ignored[16];
+		nw_writer_close(run.writer, ignored, sizeof ignored);
+	}
+	for (int64_t k = 0; k < run.res_cap; k++)
+		nw_result_free(&run.res[k]);
+	free(run.res);
+	free(run.pairs);
+	free(refs.name);
+	nw_batch_free(&qb);
+	nw_batch_free(&rb);
+	nw_batch_free(&sam_refs);
+	nw_reader_close(qr);
+	nw_reader_close(rr);
+	if (run.gpu)
+		nw_gpu_close(run.gpu);
+	return ret;
+}

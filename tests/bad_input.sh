@@ -1,0 +1,96 @@
+#!/bin/sh
+# bad_input.sh: every kind of bad input ends with one line on stderr that says what is
+# wrong, a non-zero exit (1 for usage, 2 for input or runtime errors), never a crash
+# (signal), a hang or output that looks complete.
+set -u
+NWALIGN=${NWALIGN:-./nwalign}
+top=${top_srcdir:-.}
+data=$top/data
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwbad.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect NAME STATUS PATTERN ARGS...: exit status STATUS, exactly one stderr line that
+# starts with "nwalign: error:" and contains PATTERN (grep -E).
+expect() {
+	name=$1 want=$2 pat=$3
+	shift 3
+	timeout 60 "$NWALIGN" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$got" != "$want" ]; then
+		bad "$name: exit $got, expected $want; stderr: $(head -c 300 "$tmp/err")"
+	elif [ "$lines" != 1 ] || ! grep -q '^nwalign: error: ' "$tmp/err"; then
+		bad "$name: stderr is not one error line: $(head -c 300 "$tmp/err")"
+	elif ! grep -Eq -- "$pat" "$tmp/err"; then
+		bad "$name: message '$(cat "$tmp/err")' lacks /$pat/"
+	else
+		ok
+	fi
+}
+
+q=$data/reads.fq
+r=$data/ref.fa
+
+# Usage errors: exit 1.
+expect "no arguments" 1 "required" 
+expect "no reference" 1 "required" -q "$q"
+expect "unknown option" 1 "unknown option '--frobnicate'" -q "$q" -r "$r" --frobnicate
+expect "bad mode" 1 "--mode must be" -q "$q" -r "$r" -m fancy
+expect "bad format" 1 "--format must be" -q "$q" -r "$r" -f bam
+expect "bad pairs" 1 "--pairs must be" -q "$q" -r "$r" --pairs some
+expect "non-numeric" 1 "--gap-open needs an integer, not 'x'" -q "$q" -r "$r" --gap-open x
+expect "negative open" 1 "--gap-open must be between 0 and 1000" -q "$q" -r "$r" --gap-open -3
+expect "zero extend" 1 "--gap-extend must be between 1 and 1000" -q "$q" -r "$r" --gap-extend 0
+expect "absurd mismatch" 1 "--match and --mismatch must be between" -q "$q" -r "$r" --mismatch 99999
+expect "negative match" 1 "--match and --mismatch must be between" -q "$q" -r "$r" --match -2
+expect "huge integer" 1 "needs an integer" -q "$q" -r "$r" --gap-open 99999999999999999999
+expect "zero threads" 1 "--threads must be" -q "$q" -r "$r" -t 0
+expect "unknown matrix" 1 "unknown matrix 'blosum99'" -q "$q" -r "$r" --matrix blosum99 -a protein
+expect "matrix for the other alphabet" 1 "matrix blosum62 is for protein" -q "$q" -r "$r" -a dna --matrix blosum62
+expect "match with protein" 1 "--match/--mismatch score DNA" -q "$data/globins.fa" -r "$data/globins.fa" --match 3
+expect "two stdins" 1 "only one of" -q - -r -
+expect "stray argument" 1 "unexpected argument" -q "$q" -r "$r" extra
+
+# Input errors: exit 2, the message names the file.
+expect "missing file" 2 "cannot open '$tmp/nope.fa'" -q "$tmp/nope.fa" -r "$r"
+expect "directory" 2 "$tmp" -q "$tmp" -r "$r"
+: >"$tmp/empty.fa"
+expect "empty file" 2 "empty.fa'?: no sequences" -q "$tmp/empty.fa" -r "$r"
+head -c 3000 /dev/urandom >"$tmp/garbage.bin"
+expect "binary garbage" 2 "garbage.bin" -q "$tmp/garbage.bin" -r "$r"
+printf '@r1\nACGT\n+\nIIII\n@r2\nACGTACGT\n+\nIII\n' >"$tmp/trunc.fq"
+expect "truncated FASTQ" 2 "trunc.fq.*r2" -q "$tmp/trunc.fq" -r "$r"
+printf '@r1\nACGT\n+\nIIII\n@r2\nACGTACGT\n' >"$tmp/trunc2.fq"
+expect "FASTQ cut after the sequence" 2 "trunc2.fq.*r2" -q "$tmp/trunc2.fq" -r "$r"
+printf '>ok\nACGT\n>bad\nACGTXACGT\n' >"$tmp/badchar.fa"
+expect "invalid character" 2 "badchar.fa.*'bad'.*'X' at position 5" -q "$tmp/badchar.fa" -r "$r" -a dna
+printf '>ok\nACGT\n>hollow\n>next\nACGT\n' >"$tmp/emptyrec.fa"
+expect "empty record" 2 "emptyrec.fa.*'hollow'.*empty sequence" -q "$tmp/emptyrec.fa" -r "$r"
+printf 'ACGT\n' >"$tmp/noheader.fa"
+expect "no header" 2 "noheader.fa.*not FASTA or FASTQ" -q "$tmp/noheader.fa" -r "$r"
+gzip -c "$q" | head -c 600 >"$tmp/cut.fq.gz"
+expect "truncated gzip" 2 "cut.fq.gz" -q "$tmp/cut.fq.gz" -r "$r"
+expect "zip count mismatch" 2 "--pairs zip: .*ref.fa' ends after 3 records" -q "$q" -r "$r" --pairs zip
+printf '   A C G T\nA 1 -1 -1\n' >"$tmp/bad.mat"
+expect "malformed matrix file" 2 "bad.mat.*3 values for 4 columns" -q "$q" -r "$r" --matrix "$tmp/bad.mat"
+
+# A failed write is an error, for every format.
+if [ -w /dev/full ]; then
+	for f in tsv paf sam; do
+		expect "write error ($f)" 2 "write|No space" -q "$q" -r "$r" -f "$f" -o /dev/full
+	done
+else
+	echo "note: /dev/full not available, write-error checks not run" >&2
+fi
+expect "unwritable -o" 2 "cannot|write" -q "$q" -r "$r" -o "$tmp/no/such/dir/out.tsv"
+
+# A closed pipe ends quietly: no message, and the reader got its lines.
+n=$("$NWALIGN" -q "$q" -r "$r" -t 1 2>"$tmp/pipe.err" | head -n 2 | wc -l)
+[ "$n" = 2 ] && [ ! -s "$tmp/pipe.err" ] && ok || bad "closed pipe: $n lines, stderr $(cat "$tmp/pipe.err")"
+
+echo "bad_input: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,96 @@
+#!/bin/sh
+# cli.sh: the command line on the bundled data: golden outputs (checked by hand once and
+# by the parasail differential test for scores), and properties every run must keep:
+# same output from a file, from stdin, from gzip, with 1 or 2 threads, with -o; order;
+# help and version.
+set -u
+NWALIGN=${NWALIGN:-./nwalign}
+top=${top_srcdir:-.}
+data=$top/data
+gold=$top/tests/golden
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwcli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# same NAME FILE1 FILE2
+same() {
+	if cmp -s "$2" "$3"; then ok; else bad "$1"; diff "$2" "$3" | head -5 >&2; fi
+}
+
+# golden NAME ARGS...: the output must equal tests/golden/NAME
+golden() {
+	name=$1
+	shift
+	if "$NWALIGN" "$@" >"$tmp/$name" 2>"$tmp/$name.err"; then
+		same "golden $name" "$gold/$name" "$tmp/$name"
+	else
+		bad "golden $name: exit $? ($(cat "$tmp/$name.err"))"
+	fi
+}
+
+golden global.tsv -q "$data/reads.fq" -r "$data/ref.fa" -t 1
+golden local_cigar.tsv -q "$data/reads.fq" -r "$data/ref.fa" -m local -c -t 1
+golden semiglobal_cigar.tsv -q "$data/reads.fq" -r "$data/ref.fa" -m semiglobal -c -t 1
+golden semiglobal.paf -q "$data/reads.fq" -r "$data/ref.fa" -m semiglobal -f paf -t 1
+golden local_linear.tsv -q "$data/reads.fq" -r "$data/ref.fa" -m local --gap-open 0 --gap-extend 3 -c -t 1
+golden globins_local.tsv -q "$data/globins.fa" -r "$data/globins.fa" -m local -c -t 1
+golden globins_global_pam.tsv -q "$data/globins.fa" -r "$data/globins.fa" --matrix pam250 --gap-open 10 --gap-extend 2 -t 1
+
+# The same run from stdin, from gzip, with two threads and with -o gives the same bytes.
+ref=$gold/local_cigar.tsv
+"$NWALIGN" -q - -r "$data/ref.fa" -m local -c -t 1 <"$data/reads.fq" >"$tmp/stdin.tsv" 2>&1
+same "query from stdin" "$ref" "$tmp/stdin.tsv"
+gzip -c "$data/reads.fq" >"$tmp/reads.fq.gz"
+gzip -c "$data/ref.fa" >"$tmp/ref.fa.gz"
+"$NWALIGN" -q "$tmp/reads.fq.gz" -r "$tmp/ref.fa.gz" -m local -c -t 2 >"$tmp/gz.tsv" 2>&1
+same "gzip input, 2 threads" "$ref" "$tmp/gz.tsv"
+"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -m local -c -t 1 --batch-size 3 -o "$tmp/o.tsv" >"$tmp/o.stdout" 2>&1
+same "-o FILE with batches of 3" "$ref" "$tmp/o.tsv"
+[ -s "$tmp/o.stdout" ] && bad "-o wrote to stdout" || ok
+
+# Query-major order: every query against the references in file order.
+awk -F'\t' '!/^#/ {print $1 "\t" $5}' "$gold/global.tsv" >"$tmp/order"
+awk 'FNR == 1 {f++}
+     f == 1 && FNR % 4 == 1 {q[++nq] = substr($1, 2)}
+     f == 2 && /^>/ {r[++nr] = substr($1, 2)}
+     END {for (i = 1; i <= nq; i++) for (j = 1; j <= nr; j++) print q[i] "\t" r[j]}' \
+	"$data/reads.fq" "$data/ref.fa" >"$tmp/order.want"
+same "query-major order" "$tmp/order.want" "$tmp/order"
+
+# --no-header drops exactly the header line.
+"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" --no-header -t 1 >"$tmp/nohdr.tsv"
+tail -n +2 "$gold/global.tsv" >"$tmp/nohdr.want"
+same "--no-header" "$tmp/nohdr.want" "$tmp/nohdr.tsv"
+
+# zip pairs the i-th query with the i-th reference.
+head -n 12 "$data/reads.fq" >"$tmp/three.fq"
+"$NWALIGN" -q "$tmp/three.fq" -r "$data/ref.fa" --pairs zip --no-header -t 1 >"$tmp/zip.tsv"
+awk -F'\t' '{print $1 "\t" $5}' "$tmp/zip.tsv" >"$tmp/zip.names"
+printf 'read1_exact\tlambda_1000_1600\nread2_subs\tlambda_20000_20400\nread3_indels\tlambda_40000_40300\n' >"$tmp/zip.want"
+same "--pairs zip order" "$tmp/zip.want" "$tmp/zip.names"
+
+# An exact copy aligns with no edits: local score = 2 x length.
+line=$(awk -F'\t' '$1 == "read1_exact" && $5 == "lambda_1000_1600"' "$gold/local_cigar.tsv")
+case $line in
+*"	200	100	100	100=") ok ;;
+*) bad "exact read: $line" ;;
+esac
+
+# Help and version go to stdout with exit 0; the help names every option group.
+"$NWALIGN" --help >"$tmp/help" 2>"$tmp/help.err" && [ ! -s "$tmp/help.err" ] && ok || bad "--help exit/stdout"
+for g in Input: Alignment: Scoring: Output: Engine: --gap-open --matrix --pairs --backend; do
+	grep -q -- "$g" "$tmp/help" && ok || bad "--help lacks $g"
+done
+"$NWALIGN" -V | grep -q '^nwalign [0-9]' && ok || bad "--version"
+
+# -v prints a one-line summary with pairs, cells, GCUPS and the backend.
+"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -v -t 1 >/dev/null 2>"$tmp/v.err"
+grep -q '24 pairs, .* cells, .* s, .* GCUPS, backend cpu' "$tmp/v.err" && ok || { bad "-v summary"; cat "$tmp/v.err" >&2; }
+grep -q 'alphabet dna (detected)' "$tmp/v.err" && ok || bad "-v alphabet"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

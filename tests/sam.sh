@@ -1,0 +1,73 @@
+#!/bin/bash
+# sam.sh: SAM output is valid for samtools (view, sort, calmd), NM agrees with calmd, the
+# CIGAR covers the query and agrees with PAF columns 10-11, and every query has exactly
+# one primary record per run of all-vs-all pairs.
+set -u
+NWALIGN=${NWALIGN:-./nwalign}
+top=${top_srcdir:-.}
+data=$top/data
+if ! command -v samtools >/dev/null 2>&1; then
+	echo "SKIP: samtools is not installed (Debian: samtools)"
+	exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwsam.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+for mode in local semiglobal global; do
+	sam=$tmp/$mode.sam
+	if ! "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -m "$mode" -f sam -t 2 >"$sam"; then
+		bad "$mode: nwalign failed"
+		continue
+	fi
+	samtools view -h "$sam" >"$tmp/view.sam" 2>"$tmp/view.err" && [ ! -s "$tmp/view.err" ] &&
+		ok || bad "$mode: samtools view: $(cat "$tmp/view.err")"
+	samtools sort -o "$tmp/$mode.bam" "$sam" 2>"$tmp/sort.err" && ok ||
+		bad "$mode: samtools sort: $(cat "$tmp/sort.err")"
+	# 8 reads x 3 references, one record each.
+	n=$(samtools view -c "$sam")
+	[ "$n" = 24 ] && ok || bad "$mode: $n records, expected 24"
+	# One primary record per read (flag 256 and 4 clear or unmapped primary).
+	p=$(samtools view -F 0x100 "$sam" | cut -f1 | sort | uniq -d | wc -l)
+	np=$(samtools view -F 0x100 "$sam" | cut -f1 | sort -u | wc -l)
+	[ "$p" = 0 ] && [ "$np" = 8 ] && ok || bad "$mode: primaries per read wrong ($p dup, $np reads)"
+	# calmd recomputes NM from the reference; it must agree with ours.
+	cp "$data/ref.fa" "$tmp/ref.fa"
+	samtools faidx "$tmp/ref.fa"
+	samtools calmd "$sam" "$tmp/ref.fa" 2>"$tmp/calmd.err" >"$tmp/calmd.sam"
+	# calmd rewrites NM when it differs and says so on stderr.
+	grep -qi 'different NM' "$tmp/calmd.err" && bad "$mode: calmd: $(head -3 "$tmp/calmd.err")" || ok
+	diff <(grep -v '^@' "$sam" | awk -F'\t' '{for (i = 12; i <= NF; i++) if ($i ~ /^NM:i:/) print $1, $3, $i}') \
+		<(grep -v '^@' "$tmp/calmd.sam" | awk -F'\t' '{for (i = 12; i <= NF; i++) if ($i ~ /^NM:i:/) print $1, $3, $i}') \
+		>/dev/null 2>&1 && ok || bad "$mode: NM differs from calmd"
+	# Every mapped CIGAR consumes the whole query (soft clips included).
+	awk -F'\t' '!/^@/ && $6 != "*" {
+		n = 0; s = $6
+		while (match(s, /^[0-9]+[MIDNSHP=X]/)) {
+			len = substr(s, 1, RLENGTH - 1) + 0; op = substr(s, RLENGTH, 1)
+			if (op ~ /[MIS=X]/) n += len
+			s = substr(s, RLENGTH + 1)
+		}
+		if (n != length($10)) { print $1, $3, $6; bad = 1 }
+	} END { exit bad }' "$sam" && ok || bad "$mode: a CIGAR does not cover its query"
+done
+
+# PAF columns 10-11 agree with the path in cg:Z.
+"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -m local -f paf -t 2 >"$tmp/out.paf"
+awk -F'\t' '{
+	cg = ""; for (i = 13; i <= NF; i++) if ($i ~ /^cg:Z:/) cg = substr($i, 6)
+	if (cg == "") { if ($10 != 0 || $11 != 0) bad = 1; next }
+	m = 0; b = 0; s = cg
+	while (match(s, /^[0-9]+[=XID]/)) {
+		len = substr(s, 1, RLENGTH - 1) + 0; op = substr(s, RLENGTH, 1)
+		if (op == "=") m += len
+		b += len; s = substr(s, RLENGTH + 1)
+	}
+	if (m != $10 || b != $11) { print "PAF", $1, $6, $10, $11, m, b; bad = 1 }
+} END { exit bad }' "$tmp/out.paf" && ok || bad "PAF columns 10-11 disagree with cg:Z"
+
+echo "sam: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,492 @@
+/* unit_pack.c: residue codes, alphabet guess, packed batches and the FASTA/FASTQ reader.
+ *
+ * The reader tests write small temporary files (plain and gzip) so that they run
+ * anywhere; the real data under $top_srcdir/../shared/data is read too when present.
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <htslib/bgzf.h>
+#include <htslib/hts_log.h>
+#include <zlib.h>
+
+#include "nwalign.h"
+#include "testutil.h"
+
+#define MAX_TMP 64
+static char *tmp_files[MAX_TMP];
+static int n_tmp;
+
+/* Write len bytes to a new temporary file (gzip-compressed when gz) and return its path. */
+static const char *write_tmp(const char *data, size_t len, int gz)
+{
+	char path[] = "/tmp/nw_unit_pack_XXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd < 0 || n_tmp == MAX_TMP) {
+		perror("mkstemp");
+		exit(1);
+	}
+	if (gz) {
+		gzFile g = gzdopen(fd, "wb");
+		if (!g || (len && gzwrite(g, data, (unsigned)len) != (int)len) || gzclose(g) != Z_OK)
+			exit(1);
+	} else {
+		if (write(fd, data, len) != (ssize_t)len)
+			exit(1);
+		close(fd);
+	}
+	return tmp_files[n_tmp++] = strdup(path);
+}
+#define TMP(s) write_tmp(s, sizeof(s) - 1, 0)
+
+/* ---------------------------------------------------------------- codes */
+
+static void test_codes(void)
+{
+	const char *dna = "ACGTNRYSWKMBDHV", *prot = "ARNDCQEGHILKMFPSTWYVBZX*";
+	int i, c, n_dna = 0, n_prot = 0;
+
+	for (i = 0; dna[i]; i++) {
+		CHECK_EQ_I64(nw_encode_char(NW_ALPHA_DNA, dna[i]), i, "dna %c", dna[i]);
+		CHECK_EQ_I64(nw_encode_char(NW_ALPHA_DNA, dna[i] | 0x20), i, "dna lower %c", dna[i]);
+		CHECK(nw_decode_code(NW_ALPHA_DNA, i) == dna[i], "decode dna %d", i);
+	}
+	for (i = 0; prot[i]; i++) {
+		CHECK_EQ_I64(nw_encode_char(NW_ALPHA_PROTEIN, prot[i]), i, "protein %c", prot[i]);
+		if (prot[i] != '*')
+			CHECK_EQ_I64(nw_encode_char(NW_ALPHA_PROTEIN, prot[i] | 0x20), i, "lower %c",
+				     prot[i]);
+		CHECK(nw_decode_code(NW_ALPHA_PROTEIN, i) == prot[i], "decode protein %d", i);
+	}
+	CHECK_EQ_I64(nw_encode_char(NW_ALPHA_DNA, 'U'), 3, "U is T");
+	CHECK_EQ_I64(nw_encode_char(NW_ALPHA_DNA, 'u'), 3, "u is T");
+	for (i = 0; i < 6; i++)
+		CHECK_EQ_I64(nw_encode_char(NW_ALPHA_PROTEIN, "JOUjou"[i]), 22, "%c is X", "JOUjou"[i]);
+	/* Everything else is invalid, including the other alphabet's letters. */
+	for (c = -5; c < 300; c++) {
+		n_dna += nw_encode_char(NW_ALPHA_DNA, c) >= 0;
+		n_prot += nw_encode_char(NW_ALPHA_PROTEIN, c) >= 0;
+	}
+	CHECK_EQ_I64(n_dna, 2 * 16, "15 codes + U, both cases");
+	CHECK_EQ_I64(n_prot, 2 * 26 + 1, "23 letters + J O U, both cases, and *");
+	CHECK_EQ_I64(nw_encode_char(NW_ALPHA_DNA, 'E'), -1, "E not dna");
+	CHECK_EQ_I64(nw_encode_char(NW_ALPHA_DNA, '-'), -1, "gap not dna");
+	CHECK_EQ_I64(nw_encode_char(NW_ALPHA_PROTEIN, '1'), -1, "digit");
+	CHECK_EQ_I64(nw_encode_char(NW_ALPHA_DNA, 0), -1, "NUL");
+	CHECK_EQ_I64(nw_encode_char(NW_ALPHA_AUTO, 'A'), -1, "auto has no codes");
+	CHECK(nw_decode_code(NW_ALPHA_DNA, 15) == '?', "out of range dna");
+	CHECK(nw_decode_code(NW_ALPHA_PROTEIN, -1) == '?', "out of range protein");
+	CHECK(strcmp(nw_alphabet_name(NW_ALPHA_DNA), "dna") == 0, "name dna");
+	CHECK(strcmp(nw_alphabet_name(NW_ALPHA_PROTEIN), "protein") == 0, "name protein");
+	CHECK(strcmp(nw_alphabet_name(NW_ALPHA_AUTO), "auto") == 0, "name auto");
+}
+
+static nw_alphabet_t guess_str(const char *s)
+{
+	uint64_t counts[256] = { 0 };
+	for (; *s; s++)
+		counts[(unsigned char)*s]++;
+	return nw_alphabet_guess(counts);
+}
+
+static void test_guess(void)
+{
+	CHECK(guess_str("") == NW_ALPHA_DNA, "empty is dna");
+	CHECK(guess_str("ACGTACGTNNUU") == NW_ALPHA_DNA, "plain dna");
+	CHECK(guess_str("acgtnnRY") == NW_ALPHA_DNA, "6/8 = 75%% common is dna");
+	CHECK(guess_str("ACGTRYKMS") == NW_ALPHA_PROTEIN, "4/9 common is protein");
+	CHECK(guess_str("ACGTE") == NW_ALPHA_PROTEIN, "E is protein");
+	CHECK(guess_str("MKVLAAGIVGLLLA") == NW_ALPHA_PROTEIN, "peptide");
+	CHECK(guess_str("ACGT*") == NW_ALPHA_PROTEIN, "stop is protein");
+	CHECK(guess_str("ACGT \t\r\n") == NW_ALPHA_DNA, "whitespace ignored");
+}
+
+/* ---------------------------------------------------------------- packing */
+
+static void random_seq(uint64_t *rng, uint8_t *codes, uint32_t len, int kind)
+{
+	uint32_t k;
+	for (k = 0; k < len; k++)
+		codes[k] = kind == 0 ? tu_rand(rng) % 4
+			 : kind == 1 ? tu_rand(rng) % NW_DNA_CODES
+				     : tu_rand(rng) % NW_PROTEIN_CODES;
+	if (kind == 1 && len > 0)
+		codes[tu_rand(rng) % len] = 4 + tu_rand(rng) % 11; /* at least one N/IUPAC */
+}
+
+static void test_pack(void)
+{
+	static const unsigned want_bits[3] = { 2, 4, 5 }, per_of[3] = { 16, 8, 6 };
+	enum { NSEQ = 130 };
+	uint64_t rng = 0x9e3779b97f4a7c15ULL;
+	static uint8_t seqs[NSEQ][5000], out[5000];
+	uint32_t lens[NSEQ];
+	nw_batch_t b;
+	int kind, i;
+
+	for (kind = 0; kind < 3; kind++) {
+		uint64_t words = 0, total = 0;
+		uint32_t maxlen = 0;
+		nw_batch_init(&b, kind < 2 ? NW_ALPHA_DNA : NW_ALPHA_PROTEIN);
+		for (i = 0; i < NSEQ; i++) {
+			char name[32], qual[5001];
+			lens[i] = i < 100 ? (uint32_t)i + 1 : 1000 + (uint32_t)(tu_rand(&rng) % 4000);
+			random_seq(&rng, seqs[i], lens[i], kind);
+			snprintf(name, sizeof(name), "seq%d_%d", kind, i);
+			memset(qual, 'I', lens[i]);
+			qual[lens[i]] = '\0';
+			/* The first qualities arrive at sequence 10: earlier ones read back "". */
+			CHECK(nw_batch_push(&b, name, seqs[i], lens[i], i >= 10 && i % 3 ? qual : NULL) == 0,
+			      "push");
+			if (i == 9)
+				CHECK(b.qual_off == NULL && nw_batch_qual(&b, 0) == NULL, "no quals yet");
+			total += lens[i];
+			maxlen = lens[i] > maxlen ? lens[i] : maxlen;
+		}
+		CHECK_EQ_I64(b.n, NSEQ, "kind %d", kind);
+		CHECK_EQ_I64(b.total_residues, total, "kind %d", kind);
+		CHECK_EQ_I64(b.max_len, maxlen, "kind %d", kind);
+		for (i = 0; i < NSEQ; i++) {
+			unsigned per = per_of[kind], bits = want_bits[kind];
+			uint64_t nw = (lens[i] + per - 1) / per, k;
+			int bad_code = 0, bad_unpack = 0;
+			uint32_t last, used;
+			char name[32];
+
+			CHECK_EQ_I64(b.bits[i], bits, "kind %d seq %d", kind, i);
+			CHECK_EQ_I64(b.offset[i], words, "word aligned, kind %d seq %d", kind, i);
+			CHECK_EQ_I64(b.len[i], lens[i], "kind %d seq %d", kind, i);
+			words += nw;
+			memset(out, 0xff, sizeof(out));
+			nw_batch_unpack(&b, i, out);
+			for (k = 0; k < lens[i]; k++) {
+				bad_code += nw_batch_code(&b, i, k) != seqs[i][k];
+				bad_unpack += out[k] != seqs[i][k];
+			}
+			CHECK(bad_code == 0 && bad_unpack == 0, "round trip kind %d seq %d: %d %d",
+			      kind, i, bad_code, bad_unpack);
+			CHECK(out[lens[i]] == 0xff, "unpack writes len bytes only");
+			/* Unused high bits of the last word (and the top 2 bits of 5-bit words) are 0. */
+			last = b.words[b.offset[i] + nw - 1];
+			used = (lens[i] - (nw - 1) * per) * bits;
+			CHECK(used >= 32 || (last >> used) == 0, "padding zero kind %d seq %d", kind, i);
+			snprintf(name, sizeof(name), "seq%d_%d", kind, i);
+			CHECK(strcmp(nw_batch_name(&b, i), name) == 0, "name %d", i);
+			if (i < 10 || i % 3 == 0)
+				CHECK(strcmp(nw_batch_qual(&b, i), "") == 0, "empty qual %d", i);
+			else
+				CHECK(strlen(nw_batch_qual(&b, i)) == lens[i], "qual %d", i);
+		}
+		CHECK_EQ_I64(b.n_words, words, "kind %d", kind);
+		nw_batch_clear(&b);
+		CHECK(b.n == 0 && b.n_words == 0 && b.total_residues == 0 && b.max_len == 0 &&
+		      b.qual_off == NULL, "clear");
+		CHECK(nw_batch_push(&b, "again", seqs[0], lens[0], NULL) == 0 && b.offset[0] == 0 &&
+		      nw_batch_code(&b, 0, 0) == seqs[0][0], "push after clear");
+		nw_batch_free(&b);
+	}
+	/* A pure-ACGT DNA sequence is 2-bit even when its neighbours are not; an empty
+	 * sequence takes no words; codes outside the alphabet are refused. */
+	nw_batch_init(&b, NW_ALPHA_DNA);
+	seqs[0][0] = 4, seqs[1][0] = 3;
+	CHECK(nw_batch_push(&b, "n", seqs[0], 1, NULL) == 0 && b.bits[0] == 4, "N is 4-bit");
+	CHECK(nw_batch_push(&b, "t", seqs[1], 1, NULL) == 0 && b.bits[1] == 2, "T is 2-bit");
+	CHECK(nw_batch_push(&b, "e", seqs[1], 0, NULL) == 0 && b.len[2] == 0 && b.n_words == 2,
+	      "empty");
+	seqs[0][0] = NW_DNA_CODES;
+	CHECK(nw_batch_push(&b, "bad", seqs[0], 1, NULL) < 0 && b.n == 3, "code 15 refused");
+	nw_batch_free(&b);
+}
+
+/* ---------------------------------------------------------------- reader */
+
+static char err[1024];
+
+/* Read a whole file in batches of max_records; returns records or the negative code. */
+static int64_t read_all(const char *path, nw_alphabet_t a, int64_t max_records,
+			uint64_t *residues)
+{
+	nw_reader_t *r = nw_reader_open(path, err, sizeof(err));
+	nw_batch_t b;
+	int64_t n, total = 0;
+
+	*residues = 0;
+	if (!r)
+		return NW_ERR_IO;
+	nw_batch_init(&b, a);
+	while ((n = nw_reader_fill(r, max_records, 0, err, sizeof(err))) > 0) {
+		if ((n = nw_reader_encode(r, a, &b, err, sizeof(err))) < 0)
+			break;
+		CHECK_EQ_I64(b.first_record, total, "%s", path);
+		total += b.n;
+		*residues += b.total_residues;
+	}
+	nw_batch_free(&b);
+	nw_reader_close(r);
+	return n < 0 ? n : total;
+}
+
+/* The file must fail with this message fragment; the message is one bare line. */
+static void expect_error(const char *path, nw_alphabet_t a, const char *fragment)
+{
+	uint64_t res;
+	int64_t n;
+
+	err[0] = '\0';
+	n = read_all(path, a, 2, &res);
+	CHECK(n < 0, "%s should fail (%s)", path, fragment);
+	CHECK(strstr(err, fragment) != NULL, "message '%s' lacks '%s'", err, fragment);
+	CHECK(strchr(err, '\n') == NULL && strncmp(err, "error", 5) != 0, "bare line: '%s'", err);
+}
+
+static void test_reader_formats(void)
+{
+	nw_batch_t b;
+	nw_reader_t *r;
+	uint8_t codes[64];
+	uint64_t counts[256] = { 0 };
+	const char *fa = TMP(">s1 first record\nACGTacgu\n\n>s2\tdesc\nAC GT\r\nNNRY\r\n\n\n>s3\nG\n");
+
+	nw_batch_init(&b, NW_ALPHA_DNA);
+	r = nw_reader_open(fa, err, sizeof(err));
+	CHECK(r != NULL, "open: %s", err);
+	CHECK(strcmp(nw_reader_path(r), fa) == 0, "path");
+	/* 3 records with max_records 2: 2, then 1, then 0 (end of input). */
+	CHECK_EQ_I64(nw_reader_fill(r, 2, 0, err, sizeof(err)), 2, "%s", err);
+	nw_reader_count_chars(r, counts);
+	CHECK(counts['A'] == 3 && counts['U'] == 1 && counts['a'] == 0 && counts[' '] == 0,
+	      "counts");
+	CHECK(nw_reader_encode(r, NW_ALPHA_DNA, &b, err, sizeof(err)) == 0, "%s", err);
+	CHECK(b.n == 2 && b.first_record == 0 && nw_reader_records_read(r) == 2, "batch 1");
+	CHECK(strcmp(nw_batch_name(&b, 0), "s1") == 0 && strcmp(nw_batch_name(&b, 1), "s2") == 0,
+	      "names");
+	CHECK(b.len[0] == 8 && b.len[1] == 8 && b.bits[0] == 2 && b.bits[1] == 4, "lengths");
+	nw_batch_unpack(&b, 1, codes);
+	CHECK(memcmp(codes, "\0\1\2\3\4\4\5\6", 8) == 0, "codes of s2");
+	nw_batch_unpack(&b, 0, codes);
+	CHECK(memcmp(codes, "\0\1\2\3\0\1\2\3", 8) == 0, "lower case and U");
+	CHECK(nw_batch_qual(&b, 0) == NULL, "FASTA has no qualities");
+	CHECK_EQ_I64(nw_reader_fill(r, 2, 0, err, sizeof(err)), 1, "%s", err);
+	CHECK(nw_reader_encode(r, NW_ALPHA_DNA, &b, err, sizeof(err)) == 0, "%s", err);
+	CHECK(b.n == 1 && b.first_record == 2 && strcmp(nw_batch_name(&b, 0), "s3") == 0, "b2");
+	CHECK_EQ_I64(nw_reader_fill(r, 2, 0, err, sizeof(err)), 0, "end");
+	CHECK_EQ_I64(nw_reader_fill(r, 2, 0, err, sizeof(err)), 0, "still the end");
+	nw_reader_close(r);
+
+	/* The residue limit: stop once the pending residues reach it, at least one record. */
+	r = nw_reader_open(fa, err, sizeof(err));
+	CHECK_EQ_I64(nw_reader_fill(r, 0, 1, err, sizeof(err)), 1, "one record");
+	CHECK_EQ_I64(nw_reader_fill(r, 0, 9, err, sizeof(err)), 2, "pending grows");
+	CHECK(nw_reader_encode(r, NW_ALPHA_AUTO, &b, err, sizeof(err)) == 0 &&
+	      b.alphabet == NW_ALPHA_DNA && b.n == 2, "auto encode");
+	CHECK_EQ_I64(nw_reader_fill(r, 0, 100, err, sizeof(err)), 1, "rest");
+	nw_reader_close(r);
+
+	/* FASTQ, 4-line and multi-line, and a gzip copy. */
+	static const char fq[] = "@r1 x\nACGTN\n+\n!!#I~\n@r2\nAC\nGT\n+r2\n@@\n@@\n\n@r3\nT\n+\n@\n";
+	const char *paths[2] = { TMP(fq), write_tmp(fq, sizeof(fq) - 1, 1) };
+	for (int k = 0; k < 2; k++) {
+		r = nw_reader_open(paths[k], err, sizeof(err));
+		CHECK_EQ_I64(nw_reader_fill(r, 10, 0, err, sizeof(err)), 3, "fastq %d: %s", k, err);
+		CHECK(nw_reader_encode(r, NW_ALPHA_DNA, &b, err, sizeof(err)) == 0, "%s", err);
+		CHECK(b.n == 3 && strcmp(nw_batch_name(&b, 0), "r1") == 0 && b.len[1] == 4 &&
+		      b.bits[0] == 4 && b.bits[1] == 2, "fastq batch %d", k);
+		CHECK(strcmp(nw_batch_qual(&b, 0), "!!#I~") == 0 &&
+		      strcmp(nw_batch_qual(&b, 1), "@@@@") == 0 &&
+		      strcmp(nw_batch_qual(&b, 2), "@") == 0, "qualities %d", k);
+		nw_reader_close(r);
+	}
+
+	/* BGZF (as bgzip writes it) and two concatenated gzip members (cat a.gz b.gz). */
+	{
+		const char *bp = TMP(""), *g1 = write_tmp(fq, 28, 1), *g2;
+		BGZF *w = bgzf_open(bp, "w");
+		uint64_t res;
+		FILE *f;
+		char two[4096];
+		size_t l1, l2;
+
+		CHECK(w && bgzf_write(w, fq, sizeof(fq) - 1) == (ssize_t)sizeof(fq) - 1 &&
+		      bgzf_close(w) == 0, "write bgzf");
+		CHECK_EQ_I64(read_all(bp, NW_ALPHA_DNA, 2, &res), 3, "bgzf: %s", err);
+		CHECK_EQ_I64(res, 10, "bgzf residues");
+		f = fopen(g1, "rb");
+		l1 = fread(two, 1, sizeof(two), f);
+		fclose(f);
+		/* The split falls inside record r2: members join into one stream. */
+		g2 = write_tmp(fq + 28, sizeof(fq) - 1 - 28, 1);
+		f = fopen(g2, "rb");
+		l2 = fread(two + l1, 1, sizeof(two) - l1, f);
+		fclose(f);
+		CHECK_EQ_I64(read_all(write_tmp(two, l1 + l2, 0), NW_ALPHA_DNA, 2, &res), 3,
+			     "two members: %s", err);
+		CHECK_EQ_I64(res, 10, "two members residues");
+	}
+
+	/* An error is sticky: later calls return it again. */
+	r = nw_reader_open(TMP(">a\nAC\n>b\n>c\nA\n"), err, sizeof(err));
+	CHECK(nw_reader_fill(r, 10, 0, err, sizeof(err)) == NW_ERR_FORMAT, "empty b");
+	err[0] = '\0';
+	CHECK(nw_reader_fill(r, 10, 0, err, sizeof(err)) == NW_ERR_FORMAT &&
+	      strstr(err, "'b' (#2) has an empty sequence"), "sticky: %s", err);
+	CHECK(nw_reader_encode(r, NW_ALPHA_DNA, &b, err, sizeof(err)) == NW_ERR_FORMAT, "sticky");
+	nw_reader_close(r);
+
+	/* stdin as "-". */
+	int saved = dup(0), fd = open(fa, O_RDONLY);
+	dup2(fd, 0);
+	close(fd);
+	uint64_t res;
+	CHECK_EQ_I64(read_all("-", NW_ALPHA_DNA, 100, &res), 3, "stdin: %s", err);
+	CHECK_EQ_I64(res, 17, "stdin residues");
+	dup2(saved, 0);
+	close(saved);
+
+	/* Protein, with J O U as X. */
+	r = nw_reader_open(TMP(">p1\nMKVjou*\n"), err, sizeof(err));
+	CHECK(nw_reader_fill(r, 10, 0, err, sizeof(err)) == 1, "%s", err);
+	CHECK(nw_reader_encode(r, NW_ALPHA_PROTEIN, &b, err, sizeof(err)) == 0 && b.bits[0] == 5,
+	      "protein");
+	nw_batch_unpack(&b, 0, codes);
+	CHECK(memcmp(codes, "\x0c\x0b\x13\x16\x16\x16\x17", 7) == 0, "protein codes");
+	nw_reader_close(r);
+	nw_batch_free(&b);
+}
+
+static void test_reader_errors(void)
+{
+	static const char nul_seq[] = ">a\nAC\0GT\n";
+	static const char bad_hdr[] = ">a\x01\nACGT\n";
+	static const char high[] = ">x\nACGT\xc3\n";
+	const char *p;
+
+	CHECK(nw_reader_open("/nonexistent/file.fa", err, sizeof(err)) == NULL &&
+	      strcmp(err, "cannot open '/nonexistent/file.fa': No such file or directory") == 0,
+	      "%s", err);
+	CHECK(nw_reader_open("/tmp", err, sizeof(err)) == NULL &&
+	      strstr(err, "cannot open '/tmp': ") == err, "directory: %s", err);
+	p = TMP("");
+	expect_error(p, NW_ALPHA_DNA, "no sequences (empty input)");
+	CHECK(strstr(err, p) == err + 1 && err[0] == '\'', "names the file: %s", err);
+	expect_error(TMP("\n  \n\r\n"), NW_ALPHA_DNA, "no sequences (empty input)");
+	expect_error(write_tmp("", 0, 1), NW_ALPHA_DNA, "no sequences (empty input)");
+	expect_error(TMP("\nACGT\n"), NW_ALPHA_DNA, "not FASTA or FASTQ (line 2 starts with 'A')");
+	expect_error(write_tmp("\x7f" "ELF\x02\x01\0\0", 8, 0), NW_ALPHA_DNA,
+		     "not FASTA or FASTQ (line 1 starts with '\\x7F')");
+	expect_error(write_tmp(nul_seq, sizeof(nul_seq) - 1, 0), NW_ALPHA_DNA,
+		     "record 'a' (#1): binary data (byte \\x00) at line 2");
+	expect_error(write_tmp(bad_hdr, sizeof(bad_hdr) - 1, 0), NW_ALPHA_DNA,
+		     "record #1: binary data (byte \\x01) in the header");
+	expect_error(TMP(">\nACGT\n"), NW_ALPHA_DNA, "record #1 (line 1) has no name");
+	expect_error(TMP(">a\nACGT\n>b\n\n>c\nA\n"), NW_ALPHA_DNA,
+		     "record 'b' (#2) has an empty sequence");
+	expect_error(TMP(">a\nAC\n>b\nACGTACGTACGEACGT\n"), NW_ALPHA_DNA,
+		     "'b' (#2): invalid character 'E' at position 12 for the dna alphabet");
+	expect_error(write_tmp(high, sizeof(high) - 1, 0), NW_ALPHA_DNA,
+		     "invalid character '\\xC3' at position 5 for the dna alphabet");
+	expect_error(TMP(">a\nMKB1\n"), NW_ALPHA_PROTEIN,
+		     "invalid character '1' at position 4 for the protein alphabet");
+	/* FASTQ */
+	expect_error(TMP("@r1\nACGT\n+\nIIII\n@r2\nACGT\n"), NW_ALPHA_DNA,
+		     "record 'r2' (#2): truncated FASTQ (end of input before the '+' line)");
+	expect_error(TMP("@r1\nACGT\n@r2\nACGT\n+\nIIII\n"), NW_ALPHA_DNA,
+		     "record 'r1' (#1): truncated FASTQ (missing '+' line before line 3)");
+	expect_error(TMP("@r1\nACGT\n+\n"), NW_ALPHA_DNA,
+		     "record 'r1' (#1): truncated FASTQ (end of input before the quality line)");
+	expect_error(TMP("@r1\nACGT\n+\nIII\n"), NW_ALPHA_DNA,
+		     "record 'r1' (#1): truncated FASTQ: quality length 3 differs from sequence "
+		     "length 4");
+	expect_error(TMP("@r1\nACGT\n+\nIIIII\n"), NW_ALPHA_DNA,
+		     "record 'r1' (#1): quality length 5 differs from sequence length 4");
+	expect_error(TMP("@r1\nAC\nGT\n+\nII\n"), NW_ALPHA_DNA,
+		     "truncated FASTQ: quality length 2 differs from sequence length 4");
+	expect_error(TMP("@r1\nACGT\n+\nIIII\nIIII\n"), NW_ALPHA_DNA,
+		     "record #2: expected a '>' or '@' header at line 5, found 'I'");
+	expect_error(TMP("@r1\n\n+\n\n"), NW_ALPHA_DNA, "record 'r1' (#1) has an empty sequence");
+	expect_error(TMP("@r1\nACGT\n+\nII I\n"), NW_ALPHA_DNA, "quality length 3");
+	/* A gzip file cut short is a read error, not a short file. */
+	{
+		static char big[200000];
+		size_t i, len;
+		uint64_t res;
+		const char *gz;
+		FILE *f;
+		char *data;
+
+		for (i = 0; i + 8 < sizeof(big); i += 8)
+			memcpy(big + i, i % 80 ? "ACGTTGCA" : ">r\nACGT", 7), big[i + 7] = '\n';
+		gz = write_tmp(big, i, 1);
+		CHECK(read_all(gz, NW_ALPHA_DNA, 1000, &res) > 0, "whole gzip reads: %s", err);
+		f = fopen(gz, "rb");
+		data = malloc(1 << 20);
+		len = fread(data, 1, 1 << 20, f);
+		fclose(f);
+		expect_error(write_tmp(data, len / 2, 0), NW_ALPHA_DNA, "read error");
+		free(data);
+	}
+}
+
+/* ---------------------------------------------------------------- real data */
+
+static void test_real_data(void)
+{
+	/* Expected counts computed independently with awk, e.g.
+	 *   zcat lambda_reads_2k.fq.gz | awk 'NR%4==2{n++;t+=length($0)}END{print n,t}'
+	 *   awk '/^>/{n++;next}{gsub(/[ \t\r]/,"");t+=length($0)}END{print n,t}' lambda.fa */
+	static const struct {
+		const char *file;
+		nw_alphabet_t a;
+		int64_t records;
+		uint64_t residues;
+	} files[] = {
+		{ "dna/lambda.fa", NW_ALPHA_DNA, 1, 48502 },
+		{ "dna/lambda_reads_2k.fq.gz", NW_ALPHA_DNA, 2000, 214798 },
+		{ "dna/lambda_longreads_500.fq.gz", NW_ALPHA_DNA, 500, 168704 },
+		{ "protein/mm_query50.fa", NW_ALPHA_PROTEIN, 50, 23229 },
+	};
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		uint64_t res = 0, counts[256] = { 0 };
+		int64_t n, m;
+		nw_reader_t *r;
+
+		snprintf(path, sizeof(path), "%s/../shared/data/%s", top ? top : ".", files[i].file);
+		if (access(path, R_OK) != 0) {
+			printf("SKIP: %s not found (shared data missing)\n", path);
+			continue;
+		}
+		for (m = 1; m <= 1000; m *= 1000) {
+			n = read_all(path, files[i].a, m == 1 ? 7 : 1000, &res);
+			CHECK_EQ_I64(n, files[i].records, "%s: %s", path, err);
+			CHECK_EQ_I64(res, files[i].residues, "%s", path);
+		}
+		r = nw_reader_open(path, err, sizeof(err));
+		CHECK(r != NULL && nw_reader_fill(r, 100000, 0, err, sizeof(err)) > 0, "%s", err);
+		nw_reader_count_chars(r, counts);
+		CHECK(nw_alphabet_guess(counts) == files[i].a, "guess %s", path);
+		nw_reader_close(r);
+	}
+}
+
+int main(void)
+{
+	int i;
+
+	hts_set_log_level(HTS_LOG_OFF); /* the truncated-gzip test would print htslib noise */
+	test_codes();
+	test_guess();
+	test_pack();
+	test_reader_formats();
+	test_reader_errors();
+	test_real_data();
+	for (i = 0; i < n_tmp; i++) {
+		unlink(tmp_files[i]);
+		free(tmp_files[i]);
+	}
+	return tu_finish("unit_pack");
+}
