@@ -249,6 +249,8 @@ int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 		res->qend = res->rend = 0;
 		return 0;
 	}
+	if (p->ends_only)
+		return 0;
 	if (p->mode != NW_MODE_GLOBAL && (ret = find_start(p, q, r, ws, res)) < 0)
 		return ret;
 	if (!p->want_path)

@@ -13,7 +13,7 @@
 
 enum {
 	OPT_PAIRS = 256, OPT_MATCH, OPT_MISMATCH, OPT_MATRIX, OPT_GAP_OPEN, OPT_GAP_EXTEND,
-	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH
+	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH, OPT_TOP
 };
 
 static const struct option long_opts[] = {
@@ -31,6 +31,7 @@ static const struct option long_opts[] = {
 	{"cigar", no_argument, NULL, 'c'},
 	{"output", required_argument, NULL, 'o'},
 	{"no-header", no_argument, NULL, OPT_NO_HEADER},
+	{"top", required_argument, NULL, OPT_TOP},
 	{"threads", required_argument, NULL, 't'},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"device", required_argument, NULL, OPT_DEVICE},
@@ -68,6 +69,8 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "  -c, --cigar               compute the alignment path (always on for paf and sam)\n"
 "  -o, --output FILE         [stdout]\n"
 "      --no-header           no '#' header line in TSV\n"
+"      --top INT             all vs all: only the INT best references per query, best first\n"
+"                            (ties: reference order) [0: every pair]\n"
 "Engine:\n"
 "  -t, --threads INT         CPU threads [%d: the online CPUs]\n"
 "      --backend auto|cpu|gpu  [auto: the GPU when built with CUDA and a device is present]\n"
@@ -194,11 +197,13 @@ int main(int argc, char **argv)
 		case OPT_GAP_OPEN:
 		case OPT_GAP_EXTEND:
 		case OPT_DEVICE:
+		case OPT_TOP:
 		case 't':
 		case OPT_BATCH: {
 			int *dst = c == OPT_MATCH ? &opt.match : c == OPT_MISMATCH ? &opt.mismatch
 				 : c == OPT_GAP_OPEN ? &opt.gap_open : c == OPT_GAP_EXTEND ? &opt.gap_extend
-				 : c == OPT_DEVICE ? &opt.device : c == 't' ? &opt.threads : NULL;
+				 : c == OPT_DEVICE ? &opt.device : c == OPT_TOP ? &opt.top
+				 : c == 't' ? &opt.threads : NULL;
 			if (parse_int(optarg, INT_MIN, INT_MAX, &v) < 0)
 				return usage_error("--%s needs an integer, not '%s'", long_name(c), optarg);
 			if (dst)

@@ -233,6 +233,8 @@ typedef struct {
 	nw_mode_t mode;
 	const nw_scoring_t *sc;
 	int want_path;
+	int ends_only;   /* score and end cell only (qstart = rstart = 0, no path): --top
+			  * ranks every pair by these, then aligns the kept ones in full */
 } nw_align_params_t;
 
 typedef struct nw_workspace_s nw_workspace_t;  /* per-thread scratch rows */
@@ -262,6 +264,7 @@ typedef struct {
 	int verbose;
 	int64_t batch_records;        /* query records per batch */
 	uint64_t batch_residues;      /* query residues per batch */
+	int top;                      /* all vs all: keep the top best references per query (0: all) */
 	const char *command_line;     /* for SAM @PG CL */
 } nw_opt_t;
 

@@ -42,6 +42,14 @@ int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen)
 		snprintf(err, errlen, "--batch-size must be between 1 and %d", 1 << 24);
 		return NW_ERR_USAGE;
 	}
+	if (opt->top < 0) {
+		snprintf(err, errlen, "--top must be 0 (every pair) or more (got %d)", opt->top);
+		return NW_ERR_USAGE;
+	}
+	if (opt->top > 0 && opt->pairing == NW_PAIRS_ZIP) {
+		snprintf(err, errlen, "--top ranks the references of each query, so it needs --pairs all");
+		return NW_ERR_USAGE;
+	}
 	if (opt->device < 0) {
 		snprintf(err, errlen, "--device must be 0 or more (got %d)", opt->device);
 		return NW_ERR_USAGE;

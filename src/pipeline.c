@@ -29,6 +29,9 @@ typedef struct {
 	nw_pair_t *pairs;
 	nw_result_t *res;            /* NW_CHUNK_PAIRS results, CIGAR buffers reused */
 	int64_t res_cap;
+	nw_pair_t *top_pairs;        /* --top: the kept pairs of a chunk and their results */
+	nw_result_t *top_res;
+	int64_t top_cap;
 	nw_writer_t *writer;
 	double cells, t0, last_progress;
 	int64_t n_pairs;
@@ -46,6 +49,7 @@ static double now(void)
 
 typedef struct {
 	const run_t *run;
+	const nw_align_params_t *params;
 	const nw_batch_t *qb, *rb;
 	const nw_pair_t *pairs;
 	nw_result_t *res;
@@ -59,7 +63,7 @@ typedef struct {
 static void *cpu_worker(void *arg)
 {
 	job_t *job = arg;
-	const nw_align_params_t *p = &job->run->params;
+	const nw_align_params_t *p = job->params;
 	nw_workspace_t *ws = nw_workspace_new();
 	uint8_t *q = malloc((size_t)job->qb->max_len + 1), *r = malloc((size_t)job->rb->max_len + 1);
 	int64_t last_q = -1;
@@ -91,14 +95,14 @@ static void *cpu_worker(void *arg)
 	return NULL;
 }
 
-static int run_cpu(const run_t *run, const nw_batch_t *qb, const nw_batch_t *rb,
-		   const nw_pair_t *pairs, nw_result_t *res, int64_t n, int paths_only,
-		   char *err, size_t errlen)
+static int run_cpu(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+		   const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+		   int paths_only, char *err, size_t errlen)
 {
 	int nt = run->opt->threads;
 	if (nt > n)
 		nt = n > 0 ? (int)n : 1;
-	job_t job = {.run = run, .qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n,
+	job_t job = {.run = run, .params = p, .qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n,
 		     .paths_only = paths_only};
 	job.grain = n / ((int64_t)nt * 16);
 	job.grain = job.grain < 1 ? 1 : job.grain > 64 ? 64 : job.grain;
@@ -144,22 +148,76 @@ static void progress(run_t *run, int final)
 	run->progress_shown = 1;
 }
 
+/* Scores, coordinates and (when p->want_path) paths of n pairs with the run's engine. */
+static int engine(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+		  const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+		  char *err, size_t errlen)
+{
+	if (!run->gpu)
+		return run_cpu(run, p, qb, rb, pairs, res, n, 0, err, errlen);
+	nw_align_params_t scores_only = *p;
+	scores_only.want_path = 0;
+	int ret = nw_gpu_align(run->gpu, &scores_only, qb, rb, pairs, n, res, err, errlen);
+	if (ret == 0 && p->want_path) /* paths on the CPU over the GPU's spans */
+		ret = run_cpu(run, p, qb, rb, pairs, res, n, 1, err, errlen);
+	return ret;
+}
+
+/* Does result a (of reference ra) rank before result b? Higher score, then earlier
+ * reference. */
+static int ranks_before(const nw_result_t *a, uint32_t ra, const nw_result_t *b, uint32_t rb)
+{
+	return a->score > b->score || (a->score == b->score && ra < rb);
+}
+
+/* --top: of each query's n_ref pairs (adjacent, reference order), keep the run's top best
+ * in rank order. Returns the number of pairs kept in run->top_pairs. */
+static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
+{
+	int64_t kept = 0, top = run->opt->top < (int)n_ref ? run->opt->top : n_ref;
+	for (int64_t q0 = 0; q0 < n; q0 += n_ref) {
+		nw_pair_t *best = run->top_pairs + kept; /* sorted, best first */
+		const nw_result_t *res = run->res + q0;
+		int64_t have = 0;
+		for (uint32_t j = 0; j < n_ref; j++) {
+			if (have == top && !ranks_before(&res[j], j, &res[best[top - 1].r], best[top - 1].r))
+				continue;
+			int64_t k = have < top ? have++ : top - 1;
+			while (k > 0 && ranks_before(&res[j], j, &res[best[k - 1].r], best[k - 1].r)) {
+				best[k] = best[k - 1];
+				k--;
+			}
+			best[k] = run->pairs[q0 + j];
+		}
+		kept += have;
+	}
+	return kept;
+}
+
 static int align_chunk(run_t *run, const nw_batch_t *qb, const nw_batch_t *rb, int64_t n,
 		       char *err, size_t errlen)
 {
+	const nw_pair_t *out_pairs = run->pairs;
+	const nw_result_t *out_res = run->res;
+	int64_t n_out = n;
 	int ret;
-	if (run->gpu) {
-		nw_align_params_t scores_only = run->params;
-		scores_only.want_path = 0;
-		ret = nw_gpu_align(run->gpu, &scores_only, qb, rb, run->pairs, n, run->res, err, errlen);
-		if (ret == 0 && run->params.want_path) /* paths on the CPU over the GPU's spans */
-			ret = run_cpu(run, qb, rb, run->pairs, run->res, n, 1, err, errlen);
+	if (run->opt->top > 0) {
+		/* Rank every pair by score and end alone, then align the kept ones in full. */
+		nw_align_params_t ends = run->params;
+		ends.ends_only = 1;
+		ends.want_path = 0;
+		if ((ret = engine(run, &ends, qb, rb, run->pairs, run->res, n, err, errlen)) < 0)
+			return ret;
+		n_out = select_top(run, n, (uint32_t)rb->n);
+		ret = engine(run, &run->params, qb, rb, run->top_pairs, run->top_res, n_out, err, errlen);
+		out_pairs = run->top_pairs;
+		out_res = run->top_res;
 	} else {
-		ret = run_cpu(run, qb, rb, run->pairs, run->res, n, 0, err, errlen);
+		ret = engine(run, &run->params, qb, rb, run->pairs, run->res, n, err, errlen);
 	}
 	if (ret < 0)
 		return ret;
-	if ((ret = nw_writer_write(run->writer, qb, rb, run->pairs, run->res, n, err, errlen)) < 0)
+	if ((ret = nw_writer_write(run->writer, qb, rb, out_pairs, out_res, n_out, err, errlen)) < 0)
 		return ret;
 	run->n_pairs += n;
 	run->cells += nw_plan_cells(qb, rb, run->pairs, n);
@@ -275,6 +333,18 @@ static int ensure_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 	}
 	memset(r + run->res_cap, 0, (size_t)(n - run->res_cap) * sizeof *r);
 	run->res = r;
+	if (run->opt->top > 0) {
+		nw_pair_t *tp = realloc(run->top_pairs, (size_t)n * sizeof *tp);
+		nw_result_t *tr = tp ? realloc(run->top_res, (size_t)n * sizeof *tr) : NULL;
+		if (tp)
+			run->top_pairs = tp;
+		if (!tr) {
+			snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
+			return NW_ERR_MEMORY;
+		}
+		memset(tr + run->res_cap, 0, (size_t)(n - run->res_cap) * sizeof *tr);
+		run->top_res = tr;
+	}
 	run->res_cap = n;
 	return 0;
 }
@@ -412,9 +482,14 @@ out:
 		char ignored[16];
 		nw_writer_close(run.writer, ignored, sizeof ignored);
 	}
-	for (int64_t k = 0; k < run.res_cap; k++)
+	for (int64_t k = 0; k < run.res_cap; k++) {
 		nw_result_free(&run.res[k]);
+		if (run.top_res)
+			nw_result_free(&run.top_res[k]);
+	}
 	free(run.res);
+	free(run.top_res);
+	free(run.top_pairs);
 	free(run.pairs);
 	free(refs.name);
 	nw_batch_free(&qb);

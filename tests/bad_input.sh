@@ -53,6 +53,8 @@ expect "unknown matrix" 1 "unknown matrix 'blosum99'" -q "$q" -r "$r" --matrix b
 expect "matrix for the other alphabet" 1 "matrix blosum62 is for protein" -q "$q" -r "$r" -a dna --matrix blosum62
 expect "match with protein" 1 "--match/--mismatch score DNA" -q "$data/globins.fa" -r "$data/globins.fa" --match 3
 expect "two stdins" 1 "only one of" -q - -r -
+expect "top with zip" 1 "--top .* needs --pairs all" -q "$q" -r "$r" --pairs zip --top 1
+expect "negative top" 1 "--top must be" -q "$q" -r "$r" --top -1
 expect "stray argument" 1 "unexpected argument" -q "$q" -r "$r" extra
 
 # Input errors: exit 2, the message names the file.

@@ -80,6 +80,16 @@ case $line in
 *) bad "exact read: $line" ;;
 esac
 
+# --top N keeps each query's N best references, best first, ties in reference order:
+# the same lines as ranking the full output.
+"$NWALIGN" -q "$data/globins.fa" -r "$data/globins.fa" -m local --top 3 --no-header -t 2 >"$tmp/top.tsv"
+"$NWALIGN" -q "$data/globins.fa" -r "$data/globins.fa" -m local --no-header -t 2 |
+	awk -F'\t' '{if ($1 != last) {qi++; ri = 0; last = $1} ri++; print qi "\t" ri "\t" $0}' |
+	sort -t "$(printf '\t')" -k1,1n -k12,12nr -k2,2n |
+	awk -F'\t' '{if (++seen[$1] <= 3) {sub(/^[^\t]*\t[^\t]*\t/, ""); print}}' >"$tmp/top.want"
+same "--top 3" "$tmp/top.want" "$tmp/top.tsv"
+[ "$(wc -l <"$tmp/top.tsv")" = 21 ] && ok || bad "--top 3 of 7 queries: $(wc -l <"$tmp/top.tsv") lines"
+
 # Help and version go to stdout with exit 0; the help names every option group.
 "$NWALIGN" --help >"$tmp/help" 2>"$tmp/help.err" && [ ! -s "$tmp/help.err" ] && ok || bad "--help exit/stdout"
 for g in Input: Alignment: Scoring: Output: Engine: --gap-open --matrix --pairs --backend; do

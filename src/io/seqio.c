@@ -66,13 +66,20 @@ static const char *show_byte(int c, char buf[8])
 	return buf;
 }
 
-/* A record name for messages, cut short so that one bad header cannot flood stderr. */
+/* A record name for messages: non-ASCII bytes as \xHH and cut short, so that one bad
+ * header can neither flood nor garble the terminal. */
 static const char *show_name(const char *name, char buf[96])
 {
-	size_t l = strlen(name);
-	if (l < 80)
-		return name;
-	snprintf(buf, 96, "%.76s...", name);
+	size_t o = 0;
+
+	for (; *name && o < 72; name++) {
+		unsigned char c = (unsigned char)*name;
+		if (c > ' ' && c < 127)
+			buf[o++] = (char)c;
+		else
+			o += (size_t)snprintf(buf + o, 96 - o, "\\x%02X", (unsigned)c);
+	}
+	strcpy(buf + o, *name ? "..." : "");
 	return buf;
 }
 
