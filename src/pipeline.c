@@ -472,10 +472,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	progress(&run, 1);
 	if (ret == 0) {
 		double sec = now() - run.t0;
-		nw_log_info("%lld pairs, %.4g cells, %.3f s, %.3f GCUPS, backend %s, %d threads",
+		nw_log_info("%lld pairs, %.4g cells, %.3f s, %.3f GCUPS, backend %s, %d thread%s",
 			    (long long)run.n_pairs, run.cells, sec,
-			    sec > 0 ? run.cells / sec * 1e-9 : 0.0,
-			    run.gpu ? "gpu" : "cpu", opt->threads);
+			    sec > 0 ? run.cells / sec * 1e-9 : 0.0, run.gpu ? "gpu" : "cpu",
+			    opt->threads, opt->threads == 1 ? "" : "s");
 	}
 out:
 	if (run.writer) {

@@ -159,7 +159,7 @@ static void compare(const char *section, const scoring_case_t *c, seq_t *q, seq_
 			pr = parasail_sw(q->txt, qn, r->txt, rn, popen, pext, c->pm);
 		else
 			pr = parasail_sg_dx(q->txt, qn, r->txt, rn, popen, pext, c->pm);
-		nw_align_params_t p = { (nw_mode_t)mode, &c->sc, 0 };
+		nw_align_params_t p = { .mode = (nw_mode_t)mode, .sc = &c->sc, .want_path = 0 };
 		nw_result_t res;
 		memset(&res, 0, sizeof(res));
 		int rc = nw_cpu_align(&p, q->s, q->len, r->s, r->len, ws, &res);

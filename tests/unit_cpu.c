@@ -1,7 +1,8 @@
 /* unit_cpu.c: the CPU engine (nw_cpu_align) against the full-matrix oracle (dp_full.c).
  *
  * For every pair, mode and scoring: the score and the four coordinates must equal the
- * oracle's exactly, with and without the path; with the path, the CIGAR must consume
+ * oracle's exactly, with and without the path (with ends_only: the score and the end
+ * cell, starts 0, no path); with the path, the CIGAR must consume
  * exactly the reported span and rescore to the score (by dpf_check_path and by
  * nw_cigar_rescore), and matches / aln_len / edits must agree with the CIGAR.
  *
@@ -127,7 +128,7 @@ static void print_seq(const char *label, const uint8_t *s, int64_t len, nw_alpha
 /* ---------------------------------------------------------------- one comparison */
 
 static void fail_report(const char *section, nw_mode_t mode, const scoring_case_t *c,
-			const uint8_t *q, int64_t m, const uint8_t *r, int64_t n, int want_path,
+			const uint8_t *q, int64_t m, const uint8_t *r, int64_t n, int variant,
 			int rc, const nw_result_t *res, const dpf_result_t *o, const char *why)
 {
 	tu_failed++;
@@ -136,13 +137,14 @@ static void fail_report(const char *section, nw_mode_t mode, const scoring_case_
 			fprintf(stderr, "(further failures not printed)\n");
 		return;
 	}
-	fprintf(stderr, "FAIL [%s] mode %s, %s, want_path %d: %s\n", section, dpf_mode_name(mode),
-		c->label, want_path, why);
+	fprintf(stderr, "FAIL [%s] mode %s, %s, %s: %s\n", section, dpf_mode_name(mode),
+		c->label, variant == 0 ? "no path" : variant == 1 ? "want_path" : "ends_only",
+		why);
 	fprintf(stderr, "  engine rc %d: score %" PRId64 " q[%" PRId64 ",%" PRId64 ") r[%" PRId64
 		",%" PRId64 ")\n", rc, res->score, res->qstart, res->qend, res->rstart, res->rend);
 	fprintf(stderr, "  oracle:     score %" PRId64 " q[%" PRId64 ",%" PRId64 ") r[%" PRId64
 		",%" PRId64 ")\n", o->score, o->qstart, o->qend, o->rstart, o->rend);
-	if (want_path && res->cigar) {
+	if (variant == 1 && res->cigar) {
 		fprintf(stderr, "  cigar: ");
 		for (int64_t k = 0; k < res->n_cigar && k < 200; k++)
 			fprintf(stderr, "%u%c", NW_CIGAR_LEN(res->cigar[k]),
@@ -222,8 +224,11 @@ static void check_pair(const char *section, nw_mode_t mode, const scoring_case_t
 			orc, m, n, section);
 		return;
 	}
-	for (int want_path = 0; want_path <= 1; want_path++) {
-		nw_align_params_t p = { mode, &c->sc, want_path };
+	/* variant 0: score and span; 1: with the path; 2: ends_only (score and end cell) */
+	for (int variant = 0; variant <= 2; variant++) {
+		int want_path = variant == 1;
+		nw_align_params_t p = { .mode = mode, .sc = &c->sc, .want_path = want_path,
+					.ends_only = variant == 2 };
 		nw_result_t res;
 		char buf[512];
 		const char *why = NULL;
@@ -238,15 +243,18 @@ static void check_pair(const char *section, nw_mode_t mode, const scoring_case_t
 			why = "nonzero return";
 		else if (res.score != o.score)
 			why = "score differs";
-		else if (res.qstart != o.qstart || res.qend != o.qend || res.rstart != o.rstart ||
-			 res.rend != o.rend)
+		else if (variant == 2 && (res.qend != o.qend || res.rend != o.rend ||
+					  res.qstart != 0 || res.rstart != 0))
+			why = "ends_only: end cell differs or start not 0";
+		else if (variant != 2 && (res.qstart != o.qstart || res.qend != o.qend ||
+					  res.rstart != o.rstart || res.rend != o.rend))
 			why = "coordinates differ";
 		else if (want_path)
 			why = check_path(c, mode, q, m, r, n, &res, buf, sizeof(buf));
 		else if (res.n_cigar != 0)
 			why = "a CIGAR without want_path";
 		if (why)
-			fail_report(section, mode, c, q, m, r, n, want_path, rc, &res, &o, why);
+			fail_report(section, mode, c, q, m, r, n, variant, rc, &res, &o, why);
 		else
 			tu_passed++;
 		nw_result_free(&res);
