@@ -50,7 +50,12 @@ struct nw_workspace_s {
 	uint8_t *ops;            /* ops of one traceback, last first */
 	size_t ops_cap;
 	int32_t score_t[NW_MAX_CODES][NW_MAX_CODES]; /* transposed matrix */
+	int64_t full_cells_max;  /* 0: the default size of a full-matrix sub-problem */
 };
+
+/* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that
+ * short pairs take the divide-and-conquer path too. */
+void nw_workspace_set_full_cells(nw_workspace_t *ws, int64_t cells);
 
 int nw_ws_rows(nw_workspace_t *ws, int64_t n);
 const uint8_t *nw_ws_reverse(nw_workspace_t *ws, int k, const uint8_t *x, int64_t n);

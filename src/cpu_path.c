@@ -14,8 +14,14 @@
 
 #include "cpu_align.h"
 
-/* Sub-problems up to this many cells use a full direction matrix: 4 MiB per thread. */
+/* Sub-problems up to this many cells use a full direction matrix: 4 MiB per thread.
+ * Tests lower it (nw_workspace_set_full_cells) to send small pairs through the split. */
 #define FULL_CELLS_MAX ((int64_t)1 << 22)
+
+void nw_workspace_set_full_cells(nw_workspace_t *ws, int64_t cells)
+{
+	ws->full_cells_max = cells;
+}
 
 enum { FROM_DIAG = 0, FROM_E = 1, FROM_F = 2, SRC_MASK = 3, E_EXTENDS = 4, F_EXTENDS = 8 };
 enum { ST_H, ST_E, ST_F };
@@ -125,7 +131,8 @@ static int mm(path_ctx_t *c, const uint8_t *a, int64_t m, const uint8_t *b, int6
 		return emit(c, NW_CIGAR_I, m);
 	if (m == 0)
 		return emit(c, NW_CIGAR_D, n);
-	if (m == 1 || (m + 1) * (n + 1) <= FULL_CELLS_MAX)
+	int64_t full_max = ws->full_cells_max > 0 ? ws->full_cells_max : FULL_CELLS_MAX;
+	if (m == 1 || (m + 1) * (n + 1) <= full_max)
 		return path_full(c, a, m, b, n, tb, te);
 
 	int64_t mid = m / 2;

@@ -1,17 +1,19 @@
 /* unit_cpu.c: the CPU engine (nw_cpu_align) against the full-matrix oracle (dp_full.c).
  *
  * For every pair, mode and scoring: the score and the four coordinates must equal the
- * oracle's exactly, with and without the path (with ends_only: the score and the end
- * cell, starts 0, no path); with the path, the CIGAR must consume
- * exactly the reported span and rescore to the score (by dpf_check_path and by
- * nw_cigar_rescore), and matches / aln_len / edits must agree with the CIGAR.
+ * oracle's exactly, with and without the path (with ends_only: the score and the end cell,
+ * starts 0, no path); with the path, the CIGAR must consume exactly the reported span and
+ * rescore to the score (by dpf_check_path and by nw_cigar_rescore), and matches / aln_len
+ * / edits must agree with the CIGAR.
  *
- * Sections: the oracle's own checker on hand-made paths; thousands of short random pairs
- * (lengths 1..40: unrelated, mutated, embedded, low complexity, tandem repeats) over DNA
- * (ACGT only and with IUPAC codes) and protein, linear and affine gaps, several scorings;
- * one-residue and identical pairs; pairs of 100..600; long pairs that force the linear
- * memory divide and conquer (3000 x 2800 with ~10% mutations, 1 x 5000, 5000 x 1, long
- * gaps crossing the middle row).
+ * Sections: the oracle's own checks (hand-made paths, its two start methods, its two-row
+ * variant, hand-checked tie cases); thousands of short random pairs (lengths 1..40:
+ * unrelated, mutated, embedded, low complexity, tandem repeats) over DNA (ACGT only and
+ * with IUPAC codes) and protein, linear and affine gaps, several scorings; one-residue and
+ * identical pairs; pairs of 100..600; long pairs that force the linear-memory divide and
+ * conquer (3000 x 2800 with ~10% mutations, 1 x 5000, 5000 x 1, long gaps crossing the
+ * middle row, and pairs of 25M-45M cells whose long insertion crosses the split row at the
+ * first and at deeper levels; those use the two-row oracle).
  *
  * The first failures (at most MAX_PRINT) print the pair and both answers to stderr.
  * Empty sequences are outside the contract (the reader rejects them); NW_TEST_EMPTY=1 adds
@@ -24,6 +26,7 @@
 #include <time.h>
 
 #include "nwalign.h"
+#include "cpu_align.h"
 #include "dp_full.h"
 #include "testutil.h"
 
@@ -165,6 +168,14 @@ static const char *check_path(const scoring_case_t *c, nw_mode_t mode, const uin
 	if (mode == NW_MODE_LOCAL && res->score == 0) {
 		if (res->n_cigar != 0) {
 			snprintf(buf, len, "local score 0 with a path of %" PRId64 " runs",
+				 res->n_cigar);
+			return buf;
+		}
+		return NULL;
+	}
+	if (res->qstart == res->qend && res->rstart == res->rend) { /* empty span: no path */
+		if (res->n_cigar != 0) {
+			snprintf(buf, len, "empty span with a path of %" PRId64 " runs",
 				 res->n_cigar);
 			return buf;
 		}
@@ -680,6 +691,14 @@ int main(void)
 		test_special(&cases[i]);
 	}
 	lap("short and special pairs");
+	/* The same short pairs again with full-matrix traceback only below 16 cells, so that
+	 * every path goes through the Myers-Miller split, gap-crossing cases included. */
+	nw_workspace_set_full_cells(ws, 16);
+	for (int i = 0; i < nc; i++)
+		if (cases[i].ok)
+			test_short(&cases[i], 150);
+	nw_workspace_set_full_cells(ws, 0);
+	lap("short pairs, split paths");
 	for (int i = 0; i < nc; i++)
 		if (cases[i].ok)
 			test_medium(&cases[i], 8);

@@ -1,0 +1,401 @@
+/* gpu_batch.cu: the batch kernel for short and medium pairs (inter-pair parallelism).
+ *
+ * A group of G threads (G divides 32) aligns one work item: two DP problems in the two
+ * 16-bit lanes of every register (nw_l16), or one problem in 32 bits (nw_l32). Thread t of
+ * the group owns query rows [t*R, t*R + R) of the current stripe of G*R rows and handles
+ * column j at step j + t; the last row of thread t reaches thread t+1 by __shfl_up_sync.
+ * Stripes below the first read their top row from a per-group border buffer written by
+ * the last thread of the stripe above. Problems are padded at the top so that the last
+ * query row of both lanes is the last row of the last stripe (see nw_row_pad).
+ *
+ * The kernel is persistent: each warp takes 32/G consecutive items (sorted by size, so
+ * the warp-uniform loop bounds waste little), then the next batch of items.
+ *
+ * nw_bthread holds all per-thread logic; the kernel adds only shuffles, and
+ * nw_batch_emulate() replays the same logic on the host (tests without a GPU).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#include "gpu_internal.cuh"
+
+#define NW_BK_THREADS 128
+
+/* Kernel classes: the template parameter that changes the inner loop. */
+enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2 };
+static int nw_kclass(int kind)
+{
+	return kind == NW_DP_LOCAL ? NW_KC_LOCAL : kind == NW_DP_REV_LOCAL ? NW_KC_REVLOCAL : NW_KC_LASTROW;
+}
+
+NW_HD void nw_make_sc(const nw_bparams_t &p, const int32_t *tab, nw_sc_fast *sc)
+{
+	(void)tab;
+	sc->t0 = p.fast_t0;
+	sc->t1 = p.fast_t1;
+}
+NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab2 *sc) { sc->tab = tab; }
+NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab1<nw_l32> *sc) { sc->tab = tab; }
+
+template <class SC, int R, int KC>
+struct nw_bthread {
+	typedef typename SC::L L;
+	typedef typename L::V V;
+	enum { LANES = L::LANES };
+	static const bool RELU = KC == NW_KC_LOCAL;
+	static const bool TRACK = KC != NW_KC_LASTROW;
+
+	/* the group's item (lane 1 repeats lane 0 for one-lane types and single items) */
+	int t, G, SR;
+	int64_t item;
+	int32_t jid[2], m[2], n[2], P[2], N, ns;
+	nw_job_t jb[2];
+	nw_dp_rules ru;
+	int32_t O, E;
+	V neg_oe, neg_e;
+	SC sc;
+	uint32_t *cols;  /* cols[j]: scorer word of column j */
+	V *border;       /* border[2j], border[2j+1]: H and F below the stripe at column j */
+	V *snap;         /* my snapshot (LANES * R) */
+	/* stripe */
+	int s;
+	int32_t i0;      /* padded index of my first row */
+	nw_sweep<SC, R, RELU> sw;
+	nw_tracker<L, R> tr;
+	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
+
+	NW_HD int32_t lb(int32_t real) const
+	{
+		return real >= 1 ? (int32_t)nw_left_border(ru, O, E, real) : 0;
+	}
+	NW_HD int qcode(const nw_bparams_t &p, int k, int32_t real) const
+	{
+		return real >= 1 ? p.qcodes[jb[k].qbase + (int64_t)(real - 1) * jb[k].qstep] : -1;
+	}
+	NW_HD int rcode(const nw_bparams_t &p, int k, int32_t j) const
+	{
+		return j <= n[k] ? p.rcodes[jb[k].rbase + (int64_t)(j - 1) * jb[k].rstep] : -1;
+	}
+
+	NW_HD void init(const nw_bparams_t &p, const SC &sc_, int64_t item_, int t_, uint32_t *slot,
+			V *snap_)
+	{
+		t = t_;
+		G = p.G;
+		SR = G * R;
+		sc = sc_;
+		snap = snap_;
+		ru = nw_rules(p.kind);
+		O = p.O;
+		E = p.E;
+		neg_oe = L::splat(-(O + E));
+		neg_e = L::splat(-E);
+		item = item_ < p.n_items ? item_ : -1;
+		N = ns = 0;
+		if (item >= 0) {
+			nw_item_t it = p.items[item];
+			jid[0] = it.a;
+			jid[1] = LANES > 1 ? it.b : it.a;
+			int32_t mx = 0;
+			for (int k = 0; k < 2; k++) {
+				jb[k] = p.jobs[jid[k]];
+				m[k] = (int32_t)jb[k].m;
+				n[k] = (int32_t)jb[k].n;
+				mx = m[k] > mx ? m[k] : mx;
+				N = n[k] > N ? n[k] : N;
+			}
+			ns = (mx + SR - 1) / SR;
+			for (int k = 0; k < 2; k++) {
+				P[k] = ns * SR - m[k];
+				if (TRACK) {
+					cand[k].v = INT64_MIN, cand[k].j = 0, cand[k].i = 0;
+				} else {
+					cand[k].v = ru.last_all ? lb(m[k]) : INT64_MIN;
+					cand[k].j = 0, cand[k].i = m[k];
+				}
+			}
+		}
+		cols = slot;
+		border = (V *)(slot + p.ncap + 1);
+	}
+
+	NW_HD void stage_cols(const nw_bparams_t &p)
+	{
+		for (int32_t j = 1 + t; j <= N; j += G) cols[j] = sc.colword(rcode(p, 0, j), rcode(p, 1, j));
+	}
+
+	NW_HD void begin(const nw_bparams_t &p, int s_)
+	{
+		s = s_;
+		i0 = s * SR + t * R + 1;
+		if (s >= ns) return;
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+			int32_t ra = i0 + r - P[0], rb = i0 + r - P[1];
+			sw.q[r] = sc.row(qcode(p, 0, ra), qcode(p, 1, rb));
+			sw.h[r] = L::pack2(lb(ra), lb(rb));
+			sw.e[r] = L::add(sw.h[r], neg_oe);
+		}
+		sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
+		if (TRACK) tr.reset();
+	}
+
+	/* Step k of the stripe: column j = k - t + 1. hin/fin: what the thread above sent. */
+	NW_HD void step(int64_t k, V hin, V fin, V &hout, V &fout)
+	{
+		int32_t j = (int32_t)k - t + 1;
+		if (s >= ns || j < 1 || j > N) return;
+		if (t == 0) {
+			if (s == 0) {
+				hin = L::splat(nw_top_border(ru, O, E, j));
+				fin = L::add(hin, neg_oe);
+			} else {
+				hin = border[2 * j];
+				fin = border[2 * j + 1];
+			}
+		}
+		sw.step(sc, cols[j], hin, fin, neg_oe, neg_e, hout, fout);
+		if (t == G - 1) {
+			if (s < ns - 1) {
+				border[2 * j] = hout;
+				border[2 * j + 1] = fout;
+			} else if (!TRACK) {
+				for (int k2 = 0; k2 < LANES; k2++) {
+					int64_t v = L::lane(hout, k2);
+					int32_t jlo = ru.last_all ? 0 : n[k2];
+					if (j >= jlo && j <= n[k2] && v > cand[k2].v) cand[k2].v = v, cand[k2].j = j;
+				}
+			}
+		}
+		if (TRACK) tr.see(sw.h, sw.colmax(), j, snap);
+	}
+
+	NW_HD void end()
+	{
+		if (!TRACK || s >= ns) return;
+		for (int k = 0; k < LANES; k++) {
+			if (tr.bj[k] < 1) continue;
+			nw_cand c;
+			c.v = L::lane(tr.best, k);
+			c.j = tr.bj[k];
+			c.i = (int64_t)i0 + tr.row(k, snap) - P[k];
+			nw_cand_merge(cand[k], c);
+		}
+	}
+
+	/* The thread that writes: t == 0 after the group reduction (track), else t == G-1. */
+	NW_HD bool writer() const { return item >= 0 && (TRACK ? t == 0 : t == G - 1); }
+	NW_HD void write(const nw_bparams_t &p) const
+	{
+		for (int k = 0; k < LANES; k++) {
+			if (k == 1 && jid[1] == jid[0]) break;
+			nw_dp_out o;
+			o.score = cand[k].v;
+			o.i = cand[k].i;
+			o.j = cand[k].j;
+			o.overflow = RELU && L::BITS == 16 && cand[k].v >= p.ovf_limit;
+			o.pad_ = 0;
+			if (RELU && o.score <= 0) o.score = 0, o.i = o.j = 0;
+			p.out[jid[k]] = o;
+		}
+	}
+};
+
+template <class SC, int R, int KC>
+__global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparams_t p)
+{
+	typedef nw_bthread<SC, R, KC> T;
+	typedef typename T::V V;
+	extern __shared__ int32_t nw_smem[];
+	int32_t *tab = nw_smem;
+	V *snaps = (V *)(nw_smem + NW_TAB_DIM * NW_TAB_DIM);
+	for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = p.table[x];
+	__syncthreads();
+	SC sc;
+	nw_make_sc(p, tab, &sc);
+	const int G = p.G, gpw = 32 / G, lane = threadIdx.x & 31, g = lane / G, t = lane % G;
+	const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+	const int64_t nwarps = ((int64_t)gridDim.x * blockDim.x) >> 5;
+	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
+	V *snap = snaps + threadIdx.x * (T::LANES * R);
+	uint32_t *slot = p.scratch + (warp * gpw + g) * p.slot_words;
+	for (int64_t wi = warp; wi < nwi; wi += nwarps) {
+		T th;
+		th.init(p, sc, wi * gpw + g, t, slot, snap);
+		th.stage_cols(p);
+		__syncwarp();
+		const int32_t nw_n = __reduce_max_sync(0xffffffffu, (unsigned)th.N);
+		const int32_t nw_s = __reduce_max_sync(0xffffffffu, (unsigned)th.ns);
+		for (int s = 0; s < nw_s; s++) {
+			th.begin(p, s);
+			V hout = 0, fout = 0;
+			for (int64_t k = 0; k < nw_n + G - 1; k++) {
+				V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
+				V fin = __shfl_up_sync(0xffffffffu, fout, 1, G);
+				th.step(k, hin, fin, hout, fout);
+			}
+			th.end();
+			__syncwarp();
+		}
+		if (T::TRACK) {
+			for (int k = 0; k < T::LANES; k++) {
+				for (int off = G >> 1; off > 0; off >>= 1) {
+					nw_cand o;
+					o.v = __shfl_xor_sync(0xffffffffu, th.cand[k].v, off, G);
+					o.j = __shfl_xor_sync(0xffffffffu, th.cand[k].j, off, G);
+					o.i = __shfl_xor_sync(0xffffffffu, th.cand[k].i, off, G);
+					nw_cand_merge(th.cand[k], o);
+				}
+			}
+		}
+		if (th.writer()) th.write(p);
+		__syncwarp();
+	}
+}
+
+/* ---------------------------------------------------------------- host emulation */
+template <class SC, int R, int KC>
+static void nw_batch_emul(const nw_bparams_t &p0)
+{
+	typedef nw_bthread<SC, R, KC> T;
+	typedef typename T::V V;
+	nw_bparams_t p = p0;
+	const int G = p.G, gpw = 32 / G;
+	p.slot_words = 3 * ((int64_t)p.ncap + 1);
+	std::vector<uint32_t> scratch((size_t)gpw * p.slot_words);
+	p.scratch = scratch.data();
+	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
+	SC sc;
+	nw_make_sc(p, p.table, &sc);
+	std::vector<T> th(32);
+	std::vector<V> snaps(32 * T::LANES * R), hout(32), fout(32), hin(32), fin(32);
+	for (int64_t wi = 0; wi < nwi; wi++) {
+		int32_t nw_n = 0, nw_s = 0;
+		for (int l = 0; l < 32; l++) {
+			T &x = th[l];
+			x.init(p, sc, wi * gpw + l / G, l % G, p.scratch + (l / G) * p.slot_words,
+			       &snaps[l * T::LANES * R]);
+			x.stage_cols(p);
+		}
+		for (int l = 0; l < 32; l++) {
+			nw_n = th[l].N > nw_n ? th[l].N : nw_n;
+			nw_s = th[l].ns > nw_s ? th[l].ns : nw_s;
+		}
+		for (int s = 0; s < nw_s; s++) {
+			for (int l = 0; l < 32; l++) th[l].begin(p, s), hout[l] = fout[l] = 0;
+			for (int64_t k = 0; k < nw_n + G - 1; k++) {
+				for (int l = 0; l < 32; l++) {
+					int src = (l % G) ? l - 1 : l; /* __shfl_up_sync(.., 1, G) */
+					hin[l] = hout[src];
+					fin[l] = fout[src];
+				}
+				for (int l = 0; l < 32; l++) th[l].step(k, hin[l], fin[l], hout[l], fout[l]);
+			}
+			for (int l = 0; l < 32; l++) th[l].end();
+		}
+		for (int l = 0; l < 32; l++) {
+			if (T::TRACK && l % G == 0)
+				for (int u = 1; u < G; u++)
+					for (int k = 0; k < T::LANES; k++) nw_cand_merge(th[l].cand[k], th[l + u].cand[k]);
+			if (th[l].writer()) th[l].write(p);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- dispatch */
+template <class SC, int R, int KC>
+static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p)
+{
+	typedef nw_bthread<SC, R, KC> T;
+	const size_t smem = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * T::LANES * R * sizeof(typename T::V);
+	int per_sm = 0;
+	NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_batch_kernel<SC, R, KC>,
+								       NW_BK_THREADS, smem));
+	if (per_sm < 1) per_sm = 1;
+	const int gpw = 32 / p->G, wpb = NW_BK_THREADS / 32;
+	int64_t nwi = (p->n_items + gpw - 1) / gpw;
+	int64_t blocks = (nwi + wpb - 1) / wpb;
+	if (blocks > (int64_t)per_sm * g->n_sm) blocks = (int64_t)per_sm * g->n_sm;
+	p->slot_words = 3 * ((int64_t)p->ncap + 1);
+	/* scratch: one slot per group in flight; fewer blocks when memory is short */
+	size_t avail = nw_gpu_mem_avail(g) + g->scratch.cap;
+	size_t per_block = (size_t)wpb * gpw * p->slot_words * 4;
+	if ((size_t)blocks * per_block > avail / 2) blocks = (int64_t)(avail / 2 / per_block);
+	if (blocks < 1) return nw_gpu_fail(g, cudaErrorMemoryAllocation, "batch scratch", __FILE__, __LINE__);
+	NW_TRY(nw_dbuf_reserve(g, &g->scratch, (size_t)blocks * per_block));
+	p->scratch = (uint32_t *)g->scratch.p;
+	p->n_slots = blocks * wpb * gpw;
+	nw_batch_kernel<SC, R, KC><<<(unsigned)blocks, NW_BK_THREADS, smem, g->stream>>>(*p);
+	NW_LAUNCH_CHECK(g);
+	return 0;
+}
+
+template <class SC, int R>
+static int nw_launch_kc(nw_gpu_t *g, nw_bparams_t *p)
+{
+	switch (nw_kclass(p->kind)) {
+	case NW_KC_LOCAL: return nw_launch_one<SC, R, NW_KC_LOCAL>(g, p);
+	case NW_KC_REVLOCAL: return nw_launch_one<SC, R, NW_KC_REVLOCAL>(g, p);
+	default: return nw_launch_one<SC, R, NW_KC_LASTROW>(g, p);
+	}
+}
+
+template <class SC, int R>
+static void nw_emul_kc(const nw_bparams_t *p)
+{
+	switch (nw_kclass(p->kind)) {
+	case NW_KC_LOCAL: nw_batch_emul<SC, R, NW_KC_LOCAL>(*p); break;
+	case NW_KC_REVLOCAL: nw_batch_emul<SC, R, NW_KC_REVLOCAL>(*p); break;
+	default: nw_batch_emul<SC, R, NW_KC_LASTROW>(*p); break;
+	}
+}
+
+/* One switch over (scorer, R) for both the launch and the emulation. */
+template <class F>
+static int nw_dispatch(int bk, int R, F f)
+{
+#define NW_R_CASE(SC, RR) \
+	case RR: return f.template run<SC, RR>();
+	if (bk == NW_BK_FAST16 || bk == NW_BK_TAB16) {
+		if (bk == NW_BK_FAST16) {
+			switch (R) {
+			NW_R_CASE(nw_sc_fast, 8) NW_R_CASE(nw_sc_fast, 12) NW_R_CASE(nw_sc_fast, 16)
+			NW_R_CASE(nw_sc_fast, 20) NW_R_CASE(nw_sc_fast, 24) NW_R_CASE(nw_sc_fast, 32)
+			}
+		} else {
+			switch (R) {
+			NW_R_CASE(nw_sc_tab2, 8) NW_R_CASE(nw_sc_tab2, 12) NW_R_CASE(nw_sc_tab2, 16)
+			NW_R_CASE(nw_sc_tab2, 20) NW_R_CASE(nw_sc_tab2, 24) NW_R_CASE(nw_sc_tab2, 32)
+			}
+		}
+	} else if (bk == NW_BK_TAB32) {
+		switch (R) { NW_R_CASE(nw_sc_tab1<nw_l32>, 8) NW_R_CASE(nw_sc_tab1<nw_l32>, 16) }
+	}
+#undef NW_R_CASE
+	return NW_ERR_INTERNAL;
+}
+
+struct nw_launch_f {
+	nw_gpu_t *g;
+	nw_bparams_t *p;
+	template <class SC, int R> int run() { return nw_launch_kc<SC, R>(g, p); }
+};
+struct nw_emul_f {
+	const nw_bparams_t *p;
+	template <class SC, int R> int run() { nw_emul_kc<SC, R>(p); return 0; }
+};
+
+int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p)
+{
+	nw_launch_f f = {g, p};
+	int rc = nw_dispatch(bk, R, f);
+	if (rc == NW_ERR_INTERNAL && g->err) snprintf(g->err, g->errlen, "no batch kernel for type %d, R %d", bk, R);
+	return rc;
+}
+
+void nw_batch_emulate(int bk, int R, const nw_bparams_t *p)
+{
+	nw_emul_f f = {p};
+	nw_dispatch(bk, R, f);
+}

@@ -1,0 +1,148 @@
+/* gpu_internal.cuh: private declarations shared by the CUDA sources of the GPU engine.
+ *
+ *   gpu_device.cu  device management, buffers, sequence upload and unpacking, the public
+ *                  nw_gpu_* functions and the host scalar twin entry point
+ *   gpu_align.cu   nw_gpu_align: DP problems (forward and reverse passes), routing to the
+ *                  16-bit / 32-bit batch kernels and the long-pair kernel, results
+ *   gpu_batch.cu   batch kernel: groups of G threads, two pairs per group in 16-bit lanes
+ *   gpu_long.cu    long-pair kernel: 32R x TC tiles in anti-diagonal order
+ */
+#ifndef NW_GPU_INTERNAL_CUH
+#define NW_GPU_INTERNAL_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cuda_runtime.h>
+
+#include "nwalign.h"
+#include "gpu/gpu.h"
+#include "dp_cell.cuh"
+#include "gpu_sweep.cuh"
+
+/* ---------------------------------------------------------------- errors
+ * Every CUDA call and every launch goes through these: the first failure is written to the
+ * context's message buffer and the calling function returns NW_ERR_GPU. Device memory is
+ * owned by the context, so returning early leaks nothing. */
+int nw_gpu_fail(nw_gpu_t *g, cudaError_t e, const char *what, const char *file, int line);
+#define NW_CUDA_CHECK(g, call)                                                        \
+	do {                                                                          \
+		cudaError_t nw_e_ = (call);                                           \
+		if (nw_e_ != cudaSuccess)                                             \
+			return nw_gpu_fail((g), nw_e_, #call, __FILE__, __LINE__);   \
+	} while (0)
+#define NW_LAUNCH_CHECK(g) NW_CUDA_CHECK(g, cudaGetLastError())
+#define NW_TRY(expr)                            \
+	do {                                    \
+		int nw_rc_ = (expr);            \
+		if (nw_rc_ < 0) return nw_rc_;  \
+	} while (0)
+
+/* ---------------------------------------------------------------- device buffers */
+typedef struct {
+	void *p;
+	size_t cap;
+} nw_dbuf_t;
+
+/* Grow-only: reallocates only when bytes > cap, never beyond what cudaMemGetInfo reports
+ * free (minus a reserve). */
+int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes);
+int nw_dbuf_put(nw_gpu_t *g, nw_dbuf_t *b, const void *src, size_t bytes);
+void nw_dbuf_free(nw_dbuf_t *b);
+/* Bytes that may still be allocated (free memory minus a reserve). */
+size_t nw_gpu_mem_avail(nw_gpu_t *g);
+
+/* One uploaded batch: packed words as given, then unpacked to one code a byte. */
+typedef struct {
+	nw_dbuf_t words, off, len, bits, boff, codes;
+	int64_t *hboff;     /* host copy of boff: first code of sequence i */
+	int64_t hboff_cap;
+} nw_dseqs_t;
+
+struct nw_gpu_s {
+	int device;
+	int n_sm;
+	size_t smem_optin;
+	char desc[256];
+	cudaStream_t stream;
+	nw_dseqs_t q, r;
+	nw_dbuf_t jobs, items, outs, table, scratch, lbuf;
+	char *err;
+	size_t errlen;
+};
+
+int nw_gpu_upload(nw_gpu_t *g, const nw_batch_t *b, nw_dseqs_t *d);
+void nw_dseqs_free(nw_dseqs_t *d);
+
+/* ---------------------------------------------------------------- DP problems */
+typedef struct {
+	int64_t qbase, rbase;  /* code index of residue 0 of the sub-problem */
+	int64_t m, n;          /* rows (query), columns (reference) */
+	int32_t qstep, rstep;  /* +1, or -1 for a reversed prefix */
+} nw_job_t;
+
+/* ---------------------------------------------------------------- batch kernel */
+typedef struct {
+	int32_t a, b;          /* job indices of the two lanes (b == a: one lane) */
+} nw_item_t;
+
+typedef struct {
+	const nw_job_t *jobs;
+	nw_dp_out *out;
+	const nw_item_t *items;
+	int64_t n_items;
+	const uint8_t *qcodes, *rcodes;
+	const int32_t *table;       /* NW_TAB_DIM^2 scores with this kind's pad rows */
+	uint32_t fast_t0, fast_t1;  /* nw_sc_fast score bytes */
+	int32_t kind, O, E, G;
+	int32_t ovf_limit;          /* 16-bit local: a lane best >= this may have wrapped */
+	uint32_t *scratch;          /* per group slot: (ncap + 1) words of columns, 2(ncap + 1) border */
+	int64_t slot_words;
+	int32_t ncap;               /* largest n of the launch */
+	int64_t n_slots;            /* groups that the scratch holds */
+} nw_bparams_t;
+
+/* Score types and scorers of the batch kernel. */
+enum { NW_BK_FAST16 = 0, NW_BK_TAB16 = 1, NW_BK_TAB32 = 2 };
+/* Rows per thread available for each batch kernel type (compile-time instances). */
+#define NW_R16_LIST {8, 12, 16, 20, 24, 32}
+#define NW_R32_LIST {8, 16}
+
+int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p);
+/* The same thread logic run sequentially on the host (p points to host memory). */
+void nw_batch_emulate(int bk, int R, const nw_bparams_t *p);
+
+/* ---------------------------------------------------------------- long kernel */
+#define NW_LONG_R 8                 /* rows per thread: tiles of 32 * 8 = 256 rows */
+#define NW_LONG_TR (32 * NW_LONG_R)
+typedef struct {
+	nw_job_t job;
+	const uint8_t *qcodes, *rcodes;
+	const int32_t *table;
+	int32_t kind, O, E, TC;
+	int64_t Mp, P, nti, ntj;
+	void *rowbuf, *colbuf, *corner;  /* V-typed border buffers (see gpu_long.cu) */
+	nw_cand *rowbest;                /* [nti] running best of each tile row */
+	int64_t d;                       /* anti-diagonal of tiles of this launch */
+} nw_lparams_t;
+
+/* Align one long problem; wide = 1 for 64-bit scores. */
+int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
+		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out);
+/* Host emulation of the long kernel over host memory. */
+void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
+		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int32_t TC,
+		     nw_dp_out *out);
+
+/* ---------------------------------------------------------------- scoring tables */
+/* Fill tab (NW_TAB_DIM^2) from sc with the pad rows/columns of kind. */
+void nw_fill_table(const nw_scoring_t *sc, int kind, int32_t *tab);
+/* nw_sc_fast bytes for kind; 0 when sc is not a match/mismatch DNA matrix that fits. */
+int nw_fast_bytes(const nw_scoring_t *sc, int kind, uint32_t *t0, uint32_t *t1);
+
+/* Host scalar twin of a whole request (forward and reverse passes), the definition every
+ * kernel is tested against; q/r are codes. Exported for tests/gpu_diff.c. */
+extern "C" int nw_gpu_twin_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
+				 const uint8_t *r, int64_t rlen, nw_result_t *res);
+
+#endif

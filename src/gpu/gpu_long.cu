@@ -1,0 +1,242 @@
+/* gpu_long.cu: one long pair on the whole GPU, in memory linear in the lengths.
+ *
+ * The (padded) matrix is cut into tiles of TR = 32 * NW_LONG_R rows by TC columns. Tiles
+ * on one anti-diagonal are independent: one launch per anti-diagonal, one warp per tile.
+ * Inside a tile the warp runs the same wavefront as the batch kernel (nw_sweep: R rows a
+ * thread, the row above by shuffle). Between tiles, borders live in global memory:
+ *   rowbuf[j]  H and F below the last tile done in the tile column of j (top input),
+ *   colbuf[i]  H and E right of the last tile done in the tile row of i (left input),
+ *   corner[ti] H[ti*TR][first column - 1] for the next tile of tile row ti (saved by the
+ *              tile to its left before rowbuf is overwritten),
+ *   rowbest[ti] the running result of tile row ti (max tracking, or the last row).
+ * Each tile row holds one tile per anti-diagonal, so these are read and written by one
+ * warp per launch. Scores are int32 (nw_l32) or, when the bounds need it, int64.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#include "gpu_internal.cuh"
+
+#define NW_LONG_WARPS 2 /* tiles (warps) per block */
+
+template <class L, int KC>
+struct nw_lthread {
+	typedef typename L::V V;
+	typedef nw_sc_tab1<L> SC;
+	enum { R = NW_LONG_R };
+	static const bool RELU = KC == 0;
+	static const bool TRACK = KC != 2;
+
+	int t;
+	int64_t ti, tj, i0, j0, j1;
+	nw_dp_rules ru;
+	int32_t O, E;
+	V neg_oe, neg_e;
+	SC sc;
+	V *rowbuf, *colbuf, *corner, *snap;
+	nw_sweep<SC, R, RELU> sw;
+	nw_tracker<L, R> tr;
+	nw_cand cand; /* last row: running result (thread 31 of the last tile row) */
+	bool lastrow;
+
+	NW_HD V lb(int64_t real) const { return (V)(real >= 1 ? nw_left_border(ru, O, E, real) : 0); }
+	NW_HD V top(int64_t j) const { return (V)nw_top_border(ru, O, E, j); }
+
+	NW_HD void init(const nw_lparams_t &p, const int32_t *tab, int64_t ti_, int t_, V *snap_)
+	{
+		t = t_;
+		ti = ti_;
+		tj = p.d - ti;
+		ru = nw_rules(p.kind);
+		O = p.O;
+		E = p.E;
+		neg_oe = (V)(-(O + E));
+		neg_e = (V)(-E);
+		sc.tab = tab;
+		rowbuf = (V *)p.rowbuf;
+		colbuf = (V *)p.colbuf;
+		corner = (V *)p.corner;
+		snap = snap_;
+		j0 = tj * p.TC + 1;
+		j1 = j0 + p.TC - 1 < p.job.n ? j0 + p.TC - 1 : p.job.n;
+		i0 = ti * NW_LONG_TR + (int64_t)t * R + 1;
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+			int64_t ip = i0 + r, real = ip - p.P;
+			int c = real >= 1 ? p.qcodes[p.job.qbase + (real - 1) * p.job.qstep] : -1;
+			sw.q[r] = sc.row(c, 0);
+			if (tj == 0) {
+				sw.h[r] = lb(real);
+				sw.e[r] = sw.h[r] + neg_oe;
+			} else {
+				sw.h[r] = colbuf[2 * ip];
+				sw.e[r] = colbuf[2 * ip + 1];
+			}
+		}
+		int64_t ipd = i0 - 1;
+		if (t > 0) sw.hdiag = tj == 0 ? lb(ipd - p.P) : colbuf[2 * ipd];
+		else if (ti == 0) sw.hdiag = top(j0 - 1);
+		else sw.hdiag = tj == 0 ? lb(ipd - p.P) : corner[ti];
+		if (TRACK) tr.reset();
+		lastrow = !TRACK && ti == p.nti - 1 && t == 31;
+		if (lastrow) cand = p.rowbest[ti];
+	}
+
+	NW_HD void step(const nw_lparams_t &p, int64_t k, V hin, V fin, V &hout, V &fout)
+	{
+		int64_t j = j0 + k - t;
+		if (j < j0 || j > j1) return;
+		if (t == 0) {
+			if (ti == 0) {
+				hin = top(j);
+				fin = hin + neg_oe;
+			} else {
+				hin = rowbuf[2 * j];
+				fin = rowbuf[2 * j + 1];
+			}
+			if (j == j1) corner[ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
+		}
+		uint32_t cw = sc.colword(p.rcodes[p.job.rbase + (j - 1) * p.job.rstep], 0);
+		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
+		if (t == 31) {
+			rowbuf[2 * j] = hout;
+			rowbuf[2 * j + 1] = fout;
+			if (lastrow) {
+				int64_t jlo = ru.last_all ? 0 : p.job.n;
+				if (j >= jlo && (int64_t)hout > cand.v) cand.v = hout, cand.j = j;
+			}
+		}
+		if (TRACK) tr.see(sw.h, sw.colmax(), j, snap);
+	}
+
+	/* After the sweep (and a warp barrier): right column out, my candidate. */
+	NW_HD nw_cand end(const nw_lparams_t &p)
+	{
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+			int64_t ip = i0 + r;
+			colbuf[2 * ip] = sw.h[r];
+			colbuf[2 * ip + 1] = sw.e[r];
+		}
+		nw_cand c;
+		c.v = INT64_MIN, c.j = 0, c.i = 0;
+		if (TRACK && tr.bj[0] >= 1) {
+			c.v = (int64_t)tr.best;
+			c.j = tr.bj[0];
+			c.i = i0 + tr.row(0, snap) - p.P;
+		}
+		if (lastrow) p.rowbest[ti] = cand;
+		return c;
+	}
+};
+
+template <class L, int KC>
+__global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_kernel(const nw_lparams_t p)
+{
+	typedef nw_lthread<L, KC> T;
+	typedef typename L::V V;
+	__shared__ int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
+	__shared__ V snaps[32 * NW_LONG_WARPS * NW_LONG_R];
+	for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = p.table[x];
+	__syncthreads();
+	int64_t lo = p.d - (p.ntj - 1) > 0 ? p.d - (p.ntj - 1) : 0;
+	int64_t hi = p.d < p.nti - 1 ? p.d : p.nti - 1;
+	int64_t ti = lo + (int64_t)blockIdx.x * NW_LONG_WARPS + threadIdx.x / 32;
+	if (ti > hi) return; /* whole warp */
+	const int t = threadIdx.x & 31;
+	T th;
+	th.init(p, tab, ti, t, snaps + threadIdx.x * NW_LONG_R);
+	__syncwarp(); /* everyone has read colbuf before anyone writes it */
+	V hout = 0, fout = 0;
+	int64_t steps = th.j1 - th.j0 + 1 + 31;
+	for (int64_t k = 0; k < steps; k++) {
+		V hin = __shfl_up_sync(0xffffffffu, hout, 1);
+		V fin = __shfl_up_sync(0xffffffffu, fout, 1);
+		th.step(p, k, hin, fin, hout, fout);
+	}
+	__syncwarp();
+	nw_cand c = th.end(p);
+	if (T::TRACK) {
+		for (int off = 16; off > 0; off >>= 1) {
+			nw_cand o;
+			o.v = __shfl_xor_sync(0xffffffffu, c.v, off);
+			o.j = __shfl_xor_sync(0xffffffffu, c.j, off);
+			o.i = __shfl_xor_sync(0xffffffffu, c.i, off);
+			nw_cand_merge(c, o);
+		}
+		if (t == 0) nw_cand_merge(p.rowbest[ti], c);
+	}
+}
+
+/* ---------------------------------------------------------------- host side */
+static void nw_long_geometry(const nw_job_t *job, int32_t TC, nw_lparams_t *p)
+{
+	p->job = *job;
+	p->TC = TC;
+	p->nti = (job->m + NW_LONG_TR - 1) / NW_LONG_TR;
+	p->Mp = p->nti * NW_LONG_TR;
+	p->P = p->Mp - job->m;
+	p->ntj = (job->n + TC - 1) / TC;
+}
+
+static void nw_long_rowbest_init(const nw_lparams_t *p, std::vector<nw_cand> &rb)
+{
+	nw_dp_rules ru = nw_rules(p->kind);
+	rb.assign((size_t)p->nti, nw_cand{INT64_MIN, 0, 0});
+	if (!ru.track) {
+		nw_cand &c = rb[(size_t)p->nti - 1];
+		c.v = ru.last_all ? nw_left_border(ru, p->O, p->E, p->job.m) : INT64_MIN;
+		c.j = 0;
+		c.i = p->job.m;
+	}
+}
+
+static void nw_long_result(const nw_lparams_t *p, const std::vector<nw_cand> &rb, nw_dp_out *out)
+{
+	nw_dp_rules ru = nw_rules(p->kind);
+	nw_cand c = rb[(size_t)p->nti - 1];
+	if (ru.track) {
+		for (size_t x = 0; x < rb.size(); x++) nw_cand_merge(c, rb[x]);
+		if (ru.relu && c.v <= 0) c.v = 0, c.i = c.j = 0;
+	}
+	out->score = c.v;
+	out->i = c.i;
+	out->j = c.j;
+	out->overflow = 0;
+	out->pad_ = 0;
+}
+
+template <class L, int KC>
+static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p)
+{
+	typedef typename L::V V;
+	size_t nrow = 2 * ((size_t)p->job.n + 1), ncol = 2 * ((size_t)p->Mp + 1), ncor = (size_t)p->nti;
+	size_t bytes = (nrow + ncol + ncor) * sizeof(V) + (size_t)p->nti * sizeof(nw_cand);
+	NW_TRY(nw_dbuf_reserve(g, &g->lbuf, bytes));
+	char *base = (char *)g->lbuf.p;
+	p->rowbest = (nw_cand *)base;
+	p->rowbuf = base + (size_t)p->nti * sizeof(nw_cand);
+	p->colbuf = (V *)p->rowbuf + nrow;
+	p->corner = (V *)p->colbuf + ncol;
+	std::vector<nw_cand> rb;
+	nw_long_rowbest_init(p, rb);
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(p->rowbest, rb.data(), rb.size() * sizeof(nw_cand),
+					 cudaMemcpyHostToDevice, g->stream));
+	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
+		int64_t lo = d - (p->ntj - 1) > 0 ? d - (p->ntj - 1) : 0;
+		int64_t hi = d < p->nti - 1 ? d : p->nti - 1;
+		int64_t blocks = (hi - lo + 1 + NW_LONG_WARPS - 1) / NW_LONG_WARPS;
+		p->d = d;
+		nw_long_kernel<L, KC><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p);
+		NW_LAUNCH_CHECK(g);
+	}
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(rb.data(), p->rowbest, rb.size() * sizeof(nw_cand),
+					 cudaMemcpyDeviceToHost, g->stream));
+	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+	nw_dp_out o;
+	nw_long_result(p, rb, &o);
+	p->job.m = o.score; /* scratch: returned through out below */
+	memcpy(p, p, 0);
+	return (int)0 * (int)o.pad_ + nw_long_store(p, o);
+}

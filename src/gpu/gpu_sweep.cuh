@@ -1,0 +1,205 @@
+/* gpu_sweep.cuh: what one thread of a wavefront does, shared by the batch kernel, the
+ * long-pair tile kernel and their host emulations.
+ *
+ * A thread owns R consecutive query rows (H and E in registers) and walks the reference
+ * columns; the row above its first row arrives each step from the previous thread (warp
+ * shuffle) or from a border buffer. The substitution score comes from a scorer:
+ *  - nw_sc_fast: DNA with 2-bit codes and a match/mismatch matrix: the two lanes' codes are
+ *    XORed as nibbles and PRMT picks the signed score byte (2 instructions a cell pair);
+ *  - nw_sc_tab2 / nw_sc_tab1: any matrix, looked up in a 32x32 table in shared memory.
+ * Max tracking (local) keeps, per thread, the first column where the column maximum of its
+ * rows beats its running best, and a snapshot of those R values in shared memory, so that
+ * the row is resolved once per stripe instead of once per cell.
+ */
+#ifndef NW_GPU_SWEEP_CUH
+#define NW_GPU_SWEEP_CUH
+
+#include "dp_cell.cuh"
+
+/* prmt.b32 in its default mode: selector nibble bit 3 replicates the selected byte's sign.
+ * (__byte_perm masks the selector to 3 bits, so it cannot do this.) */
+NW_HD uint32_t nw_prmt(uint32_t a, uint32_t b, uint32_t sel)
+{
+#ifdef __CUDA_ARCH__
+	uint32_t d;
+	asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(sel));
+	return d;
+#else
+	uint64_t src = ((uint64_t)b << 32) | a;
+	uint32_t d = 0;
+	for (int k = 0; k < 4; k++) {
+		uint32_t s = (sel >> (4 * k)) & 0xfu;
+		uint32_t byte = (uint32_t)(src >> (8 * (s & 7u))) & 0xffu;
+		if (s & 8u) byte = (byte & 0x80u) ? 0xffu : 0u;
+		d |= byte << (8 * k);
+	}
+	return d;
+#endif
+}
+
+/* Low halves of two words into one (lane 0 from lo). */
+NW_HD uint32_t nw_pack_lo16(uint32_t lo, uint32_t hi)
+{
+#ifdef __CUDA_ARCH__
+	return __byte_perm(lo, hi, 0x5410);
+#else
+	return (lo & 0xffffu) | (hi << 16);
+#endif
+}
+
+/* ---------------------------------------------------------------- scorers
+ * row(): per-row query data from two lane codes (-1: padding row); colword(): the 32-bit
+ * word staged per reference column (-1: padding column); col(): decode it once a step. */
+struct nw_sc_fast {
+	typedef uint32_t Row;
+	typedef uint32_t Col;
+	typedef nw_l16 L;
+	uint32_t t0, t1; /* score bytes: [match, mis, mis, mis], [pad x4] */
+	static NW_HD uint32_t nib2(int c) { return (uint32_t)c * 0x11u; }
+	NW_HD Row row(int ca, int cb) const
+	{
+		return nib2(ca < 0 ? 4 : ca) | nib2(cb < 0 ? 4 : cb) << 8;
+	}
+	NW_HD uint32_t colword(int ca, int cb) const
+	{
+		return nib2(ca < 0 ? 5 : ca) | nib2(cb < 0 ? 5 : cb) << 8;
+	}
+	NW_HD Col col(uint32_t w) const { return w; }
+	/* XOR of the nibbles: 0 = same base, 1-3 = other base, 4-7 = a padding row or column
+	 * (4 ^ 5 = 1: a padding row against a padding column scores a mismatch). */
+	NW_HD uint32_t score(Row q, Col c) const { return nw_prmt(t0, t1, (q ^ c) | 0x8080u); }
+};
+
+struct nw_tab_rc {
+	uint32_t a, b; /* byte offsets into the table: q * 128, r * 4 */
+};
+
+struct nw_sc_tab2 {
+	typedef nw_tab_rc Row;
+	typedef nw_tab_rc Col;
+	typedef nw_l16 L;
+	const int32_t *tab;
+	NW_HD Row row(int ca, int cb) const
+	{
+		Row r;
+		r.a = (uint32_t)(ca < 0 ? NW_QPAD : ca) * (NW_TAB_DIM * 4);
+		r.b = (uint32_t)(cb < 0 ? NW_QPAD : cb) * (NW_TAB_DIM * 4);
+		return r;
+	}
+	NW_HD uint32_t colword(int ca, int cb) const
+	{
+		return (uint32_t)(ca < 0 ? NW_RPAD : ca) * 4 | (uint32_t)(cb < 0 ? NW_RPAD : cb) * 4 << 16;
+	}
+	NW_HD Col col(uint32_t w) const
+	{
+		Col c;
+		c.a = w & 0xffffu;
+		c.b = w >> 16;
+		return c;
+	}
+	NW_HD int32_t at(uint32_t off) const { return *(const int32_t *)((const char *)tab + off); }
+	NW_HD uint32_t score(Row q, Col c) const
+	{
+		return nw_pack_lo16((uint32_t)at(q.a + c.a), (uint32_t)at(q.b + c.b));
+	}
+};
+
+template <class LT>
+struct nw_sc_tab1 {
+	typedef uint32_t Row;
+	typedef uint32_t Col;
+	typedef LT L;
+	const int32_t *tab;
+	NW_HD Row row(int ca, int) const { return (uint32_t)(ca < 0 ? NW_QPAD : ca) * (NW_TAB_DIM * 4); }
+	NW_HD uint32_t colword(int ca, int) const { return (uint32_t)(ca < 0 ? NW_RPAD : ca) * 4; }
+	NW_HD Col col(uint32_t w) const { return w; }
+	NW_HD typename LT::V score(Row q, Col c) const
+	{
+		return (typename LT::V) * (const int32_t *)((const char *)tab + q + c);
+	}
+};
+
+/* ---------------------------------------------------------------- one thread's rows */
+template <class SC, int R, bool RELU>
+struct nw_sweep {
+	typedef typename SC::L L;
+	typedef typename L::V V;
+	V h[R];                  /* H[i][j] of my rows at the last column done */
+	V e[R];                  /* E[i][j+1] */
+	typename SC::Row q[R];   /* query residues of my rows */
+	V hdiag;                 /* H[first row - 1][last column done] */
+
+	/* One column: hup = H[i0-1][j], fin = F[i0][j]; returns H and F for the row below. */
+	NW_HD void step(const SC &sc, uint32_t colw, V hup, V fin, V neg_oe, V neg_e, V &hout,
+			V &fout)
+	{
+		typename SC::Col c = sc.col(colw);
+		V hd = hdiag, f = fin;
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+			V s = sc.score(q[r], c);
+			V hn = nw_cell<L, RELU>(hd, s, e[r], f, neg_oe, neg_e);
+			hd = h[r];
+			h[r] = hn;
+		}
+		hdiag = hup;
+		hout = h[R - 1];
+		fout = f;
+	}
+
+	NW_HD V colmax() const
+	{
+		V m = h[0];
+#pragma unroll
+		for (int r = 1; r + 1 < R; r += 2) m = L::max3(m, h[r], h[r + 1]);
+		if ((R & 1) == 0) m = L::max2(m, h[R - 1]);
+		return m;
+	}
+};
+
+/* Per-thread max tracking over one stripe (or tile). snap: LANES * R words of shared
+ * memory owned by this thread. */
+template <class L, int R>
+struct nw_tracker {
+	typedef typename L::V V;
+	V best;
+	int64_t bj[L::LANES];
+
+	NW_HD void reset()
+	{
+		best = L::lowest();
+		for (int k = 0; k < L::LANES; k++) bj[k] = -1;
+	}
+	NW_HD void see(const V *h, V cmax, int64_t j, V *snap)
+	{
+		bool ge[L::LANES];
+		best = L::bmax(best, cmax, ge);
+#pragma unroll
+		for (int k = 0; k < L::LANES; k++) {
+			if (!ge[k]) {
+				bj[k] = j;
+#pragma unroll
+				for (int r = 0; r < R; r++) snap[k * R + r] = h[r];
+			}
+		}
+	}
+	/* First of my rows holding the best of lane k at column bj[k]. */
+	NW_HD int row(int k, const V *snap) const
+	{
+		int64_t b = L::lane(best, k);
+		for (int r = 0; r < R; r++)
+			if (L::lane(snap[k * R + r], k) == b) return r;
+		return 0; /* unreachable */
+	}
+};
+
+/* A candidate end cell, merged lexicographically (nw_better). */
+struct nw_cand {
+	int64_t v, j, i;
+};
+NW_HD void nw_cand_merge(nw_cand &a, const nw_cand &b)
+{
+	if (nw_better(b.v, b.j, b.i, a.v, a.j, a.i)) a = b;
+}
+
+#endif
