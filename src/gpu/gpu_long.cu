@@ -208,11 +208,11 @@ static void nw_long_result(const nw_lparams_t *p, const std::vector<nw_cand> &rb
 }
 
 template <class L, int KC>
-static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p)
+static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out)
 {
 	typedef typename L::V V;
 	size_t nrow = 2 * ((size_t)p->job.n + 1), ncol = 2 * ((size_t)p->Mp + 1), ncor = (size_t)p->nti;
-	size_t bytes = (nrow + ncol + ncor) * sizeof(V) + (size_t)p->nti * sizeof(nw_cand);
+	size_t bytes = (size_t)p->nti * sizeof(nw_cand) + (nrow + ncol + ncor) * sizeof(V);
 	NW_TRY(nw_dbuf_reserve(g, &g->lbuf, bytes));
 	char *base = (char *)g->lbuf.p;
 	p->rowbest = (nw_cand *)base;
@@ -234,9 +234,92 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p)
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(rb.data(), p->rowbest, rb.size() * sizeof(nw_cand),
 					 cudaMemcpyDeviceToHost, g->stream));
 	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
-	nw_dp_out o;
-	nw_long_result(p, rb, &o);
-	p->job.m = o.score; /* scratch: returned through out below */
-	memcpy(p, p, 0);
-	return (int)0 * (int)o.pad_ + nw_long_store(p, o);
+	nw_long_result(p, rb, out);
+	return 0;
+}
+
+/* Host emulation: the same tiles, diagonals and warps, run one thread at a time. */
+template <class L, int KC>
+static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
+{
+	typedef nw_lthread<L, KC> T;
+	typedef typename L::V V;
+	std::vector<V> rowbuf(2 * ((size_t)p->job.n + 1)), colbuf(2 * ((size_t)p->Mp + 1)),
+		corner((size_t)p->nti), snaps(32 * NW_LONG_R), hout(32), fout(32), hin(32), fin(32);
+	std::vector<nw_cand> rb;
+	nw_long_rowbest_init(p, rb);
+	p->rowbuf = rowbuf.data();
+	p->colbuf = colbuf.data();
+	p->corner = corner.data();
+	p->rowbest = rb.data();
+	std::vector<T> th(32);
+	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
+		p->d = d;
+		int64_t lo = d - (p->ntj - 1) > 0 ? d - (p->ntj - 1) : 0;
+		int64_t hi = d < p->nti - 1 ? d : p->nti - 1;
+		for (int64_t ti = lo; ti <= hi; ti++) {
+			for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_LONG_R]);
+			for (int l = 0; l < 32; l++) hout[l] = fout[l] = 0;
+			int64_t steps = th[0].j1 - th[0].j0 + 1 + 31;
+			for (int64_t k = 0; k < steps; k++) {
+				for (int l = 0; l < 32; l++) {
+					hin[l] = hout[l ? l - 1 : 0];
+					fin[l] = fout[l ? l - 1 : 0];
+				}
+				for (int l = 0; l < 32; l++) th[l].step(*p, k, hin[l], fin[l], hout[l], fout[l]);
+			}
+			nw_cand c = th[0].end(*p);
+			for (int l = 1; l < 32; l++) nw_cand_merge(c, th[l].end(*p));
+			if (T::TRACK) nw_cand_merge(rb[(size_t)ti], c);
+		}
+	}
+	nw_long_result(p, rb, out);
+}
+
+static int nw_long_kc(int kind) { return kind == NW_DP_LOCAL ? 0 : kind == NW_DP_REV_LOCAL ? 1 : 2; }
+
+int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
+		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out)
+{
+	nw_lparams_t p;
+	memset(&p, 0, sizeof p);
+	/* Square tiles keep the number of anti-diagonals (launches) low for square pairs. */
+	nw_long_geometry(job, NW_LONG_TR, &p);
+	p.qcodes = qcodes;
+	p.rcodes = rcodes;
+	p.table = dtable;
+	p.kind = kind;
+	p.O = O;
+	p.E = E;
+	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
+	case 0: return nw_long_go<nw_l32, 0>(g, &p, out);
+	case 1: return nw_long_go<nw_l32, 1>(g, &p, out);
+	case 2: return nw_long_go<nw_l32, 2>(g, &p, out);
+	case 3: return nw_long_go<nw_l64, 0>(g, &p, out);
+	case 4: return nw_long_go<nw_l64, 1>(g, &p, out);
+	default: return nw_long_go<nw_l64, 2>(g, &p, out);
+	}
+}
+
+void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
+		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int32_t TC,
+		     nw_dp_out *out)
+{
+	nw_lparams_t p;
+	memset(&p, 0, sizeof p);
+	nw_long_geometry(job, TC, &p);
+	p.qcodes = qcodes;
+	p.rcodes = rcodes;
+	p.table = table;
+	p.kind = kind;
+	p.O = O;
+	p.E = E;
+	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
+	case 0: nw_long_emul<nw_l32, 0>(&p, out); break;
+	case 1: nw_long_emul<nw_l32, 1>(&p, out); break;
+	case 2: nw_long_emul<nw_l32, 2>(&p, out); break;
+	case 3: nw_long_emul<nw_l64, 0>(&p, out); break;
+	case 4: nw_long_emul<nw_l64, 1>(&p, out); break;
+	default: nw_long_emul<nw_l64, 2>(&p, out); break;
+	}
 }

@@ -11,20 +11,6 @@
 
 #include "writer_impl.h"
 
-static char *put_str(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	p[n] = '\t';
-	return p + n + 1;
-}
-
-static char *put_int(char *p, int64_t v)
-{
-	p += nw_wr_i64(p, v);
-	*p = '\t';
-	return p + 1;
-}
-
 int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
 		 size_t errlen)
@@ -56,18 +42,18 @@ int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 			return nw_wr_fail(NW_ERR_MEMORY, err, errlen,
 					  "out of memory writing the output");
 		p = w->line;
-		p = put_str(p, qn, lq);
-		p = put_int(p, qb->len[pr->q]);
-		p = put_int(p, rs->qstart);
-		p = put_int(p, rs->qend);
+		p = nw_wr_field_str(p, qn, lq);
+		p = nw_wr_field_int(p, qb->len[pr->q]);
+		p = nw_wr_field_int(p, rs->qstart);
+		p = nw_wr_field_int(p, rs->qend);
 		*p++ = '+';
 		*p++ = '\t';
-		p = put_str(p, rn, lr);
-		p = put_int(p, rb->len[pr->r]);
-		p = put_int(p, rs->rstart);
-		p = put_int(p, rs->rend);
-		p = put_int(p, has_path ? rs->matches : 0);
-		p = put_int(p, has_path ? rs->aln_len : 0);
+		p = nw_wr_field_str(p, rn, lr);
+		p = nw_wr_field_int(p, rb->len[pr->r]);
+		p = nw_wr_field_int(p, rs->rstart);
+		p = nw_wr_field_int(p, rs->rend);
+		p = nw_wr_field_int(p, has_path ? rs->matches : 0);
+		p = nw_wr_field_int(p, has_path ? rs->aln_len : 0);
 		memcpy(p, "255\tAS:i:", 9);
 		p += 9;
 		p += nw_wr_i64(p, rs->score);

@@ -23,20 +23,6 @@ int nw_tsv_header(nw_writer_t *w, char *err, size_t errlen)
 	return nw_wr_put(w, "\n", 1, err, errlen);
 }
 
-static char *put_str(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	p[n] = '\t';
-	return p + n + 1;
-}
-
-static char *put_int(char *p, int64_t v)
-{
-	p += nw_wr_i64(p, v);
-	*p = '\t';
-	return p + 1;
-}
-
 int nw_tsv_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
 		 size_t errlen)
@@ -64,21 +50,21 @@ int nw_tsv_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 			return nw_wr_fail(NW_ERR_MEMORY, err, errlen,
 					  "out of memory writing the output");
 		p = w->line;
-		p = put_str(p, qn, lq);
-		p = put_int(p, qb->len[pr->q]);
-		p = put_int(p, rs->qstart);
-		p = put_int(p, rs->qend);
-		p = put_str(p, rn, lr);
-		p = put_int(p, rb->len[pr->r]);
-		p = put_int(p, rs->rstart);
-		p = put_int(p, rs->rend);
+		p = nw_wr_field_str(p, qn, lq);
+		p = nw_wr_field_int(p, qb->len[pr->q]);
+		p = nw_wr_field_int(p, rs->qstart);
+		p = nw_wr_field_int(p, rs->qend);
+		p = nw_wr_field_str(p, rn, lr);
+		p = nw_wr_field_int(p, rb->len[pr->r]);
+		p = nw_wr_field_int(p, rs->rstart);
+		p = nw_wr_field_int(p, rs->rend);
 		*p++ = '+';
 		*p++ = '\t';
 		p += nw_wr_i64(p, rs->score);
 		if (w->cigar) {
 			*p++ = '\t';
-			p = put_int(p, rs->cigar ? rs->matches : 0);
-			p = put_int(p, rs->cigar ? rs->aln_len : 0);
+			p = nw_wr_field_int(p, rs->cigar ? rs->matches : 0);
+			p = nw_wr_field_int(p, rs->cigar ? rs->aln_len : 0);
 		} else {
 			*p++ = '\n';
 		}

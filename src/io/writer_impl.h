@@ -4,6 +4,8 @@
 #ifndef NW_IO_WRITER_IMPL_H
 #define NW_IO_WRITER_IMPL_H
 
+#include <string.h>
+
 #include <htslib/sam.h>
 
 #include "writer.h"
@@ -50,6 +52,22 @@ int nw_wr_grow(void **buf, size_t *cap, size_t need, size_t elem);
 
 /* Decimal text of v at p (no NUL); returns the number of characters (at most 20). */
 int nw_wr_i64(char *p, int64_t v);
+
+/* Append a text field and its tab at p; returns the position after the tab. */
+static inline char *nw_wr_field_str(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	p[n] = '\t';
+	return p + n + 1;
+}
+
+/* Append a decimal field and its tab at p; returns the position after the tab. */
+static inline char *nw_wr_field_int(char *p, int64_t v)
+{
+	p += nw_wr_i64(p, v);
+	*p = '\t';
+	return p + 1;
+}
 
 /* Write n bytes to w->fp, checked. */
 int nw_wr_put(nw_writer_t *w, const char *s, size_t n, char *err, size_t errlen);

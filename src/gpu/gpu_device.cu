@@ -1,0 +1,272 @@
+/* gpu_device.cu: device management, device buffers, sequence upload and unpacking,
+ * scoring tables, and the host scalar twin of a whole request. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#include "gpu_internal.cuh"
+
+/* Memory left untouched on the device for the runtime and other users. */
+#define NW_MEM_RESERVE ((size_t)256 << 20)
+
+int nw_gpu_fail(nw_gpu_t *g, cudaError_t e, const char *what, const char *file, int line)
+{
+	if (g && g->err && g->errlen)
+		snprintf(g->err, g->errlen, "CUDA error %s at %s:%d (%s)", cudaGetErrorString(e), file, line,
+			 what);
+	return NW_ERR_GPU;
+}
+
+size_t nw_gpu_mem_avail(nw_gpu_t *g)
+{
+	size_t fr = 0, tot = 0;
+	if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return 0;
+	}
+	(void)g;
+	return fr > NW_MEM_RESERVE ? fr - NW_MEM_RESERVE : 0;
+}
+
+int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes)
+{
+	if (bytes <= b->cap) return 0;
+	size_t want = bytes + bytes / 4; /* headroom: fewer reallocations as batches grow */
+	if (b->p) {
+		NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+		NW_CUDA_CHECK(g, cudaFree(b->p));
+		b->p = NULL;
+		b->cap = 0;
+	}
+	size_t avail = nw_gpu_mem_avail(g);
+	if (want > avail) want = bytes;
+	if (want > avail) {
+		if (g->err)
+			snprintf(g->err, g->errlen, "GPU memory: need %zu bytes, %zu free", bytes, avail);
+		return NW_ERR_MEMORY;
+	}
+	NW_CUDA_CHECK(g, cudaMalloc(&b->p, want));
+	b->cap = want;
+	return 0;
+}
+
+int nw_dbuf_put(nw_gpu_t *g, nw_dbuf_t *b, const void *src, size_t bytes)
+{
+	NW_TRY(nw_dbuf_reserve(g, b, bytes ? bytes : 1));
+	if (bytes) NW_CUDA_CHECK(g, cudaMemcpyAsync(b->p, src, bytes, cudaMemcpyHostToDevice, g->stream));
+	return 0;
+}
+
+void nw_dbuf_free(nw_dbuf_t *b)
+{
+	if (b->p) cudaFree(b->p);
+	b->p = NULL;
+	b->cap = 0;
+}
+
+void nw_dseqs_free(nw_dseqs_t *d)
+{
+	nw_dbuf_free(&d->words);
+	nw_dbuf_free(&d->off);
+	nw_dbuf_free(&d->len);
+	nw_dbuf_free(&d->bits);
+	nw_dbuf_free(&d->boff);
+	nw_dbuf_free(&d->codes);
+	free(d->hboff);
+	d->hboff = NULL;
+	d->hboff_cap = 0;
+}
+
+/* ---------------------------------------------------------------- unpacking
+ * Sequences of up to NW_UNPACK_SPLIT residues: one block each (grid-stride). Longer ones
+ * get a grid of their own so that a megabase sequence does not sit on one block. */
+#define NW_UNPACK_SPLIT 65536
+
+__global__ void nw_unpack_kernel(const uint32_t *words, const uint64_t *off, const uint32_t *len,
+				 const uint8_t *bits, const int64_t *boff, int64_t n, int64_t one,
+				 uint8_t *codes)
+{
+	/* one < 0: every short sequence, a block each; else sequence one, all blocks */
+	int64_t s0 = one < 0 ? blockIdx.x : one, s1 = one < 0 ? n : one + 1;
+	int64_t sstride = one < 0 ? gridDim.x : 1;
+	for (int64_t s = s0; s < s1; s += sstride) {
+		uint32_t b = bits[s], L = len[s];
+		if (one < 0 && L > NW_UNPACK_SPLIT) continue;
+		uint32_t per = b == 2 ? 16 : b == 4 ? 8 : 6, mask = (1u << b) - 1;
+		const uint32_t *w = words + off[s];
+		uint8_t *out = codes + boff[s];
+		uint64_t k0 = one < 0 ? threadIdx.x : (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+		uint64_t stride = one < 0 ? blockDim.x : (uint64_t)gridDim.x * blockDim.x;
+		for (uint64_t k = k0; k < L; k += stride)
+			out[k] = (uint8_t)((w[k / per] >> ((k % per) * b)) & mask);
+	}
+}
+
+int nw_gpu_upload(nw_gpu_t *g, const nw_batch_t *b, nw_dseqs_t *d)
+{
+	int64_t n = b->n;
+	if (d->hboff_cap < n + 1) {
+		int64_t *p = (int64_t *)realloc(d->hboff, (size_t)(n + 1) * sizeof *p);
+		if (!p) {
+			snprintf(g->err, g->errlen, "out of host memory");
+			return NW_ERR_MEMORY;
+		}
+		d->hboff = p;
+		d->hboff_cap = n + 1;
+	}
+	int64_t tot = 0;
+	for (int64_t i = 0; i < n; i++) d->hboff[i] = tot, tot += b->len[i];
+	d->hboff[n] = tot;
+	NW_TRY(nw_dbuf_put(g, &d->words, b->words, b->n_words * sizeof(uint32_t)));
+	NW_TRY(nw_dbuf_put(g, &d->off, b->offset, (size_t)n * sizeof(uint64_t)));
+	NW_TRY(nw_dbuf_put(g, &d->len, b->len, (size_t)n * sizeof(uint32_t)));
+	NW_TRY(nw_dbuf_put(g, &d->bits, b->bits, (size_t)n * sizeof(uint8_t)));
+	NW_TRY(nw_dbuf_put(g, &d->boff, d->hboff, (size_t)n * sizeof(int64_t)));
+	NW_TRY(nw_dbuf_reserve(g, &d->codes, (size_t)tot + 16));
+	if (n == 0) return 0;
+	const uint32_t *w = (const uint32_t *)d->words.p;
+	const uint64_t *o = (const uint64_t *)d->off.p;
+	const uint32_t *l = (const uint32_t *)d->len.p;
+	const uint8_t *bt = (const uint8_t *)d->bits.p;
+	const int64_t *bo = (const int64_t *)d->boff.p;
+	uint8_t *c = (uint8_t *)d->codes.p;
+	unsigned grid = (unsigned)(n < 65536 ? n : 65536);
+	nw_unpack_kernel<<<grid, 128, 0, g->stream>>>(w, o, l, bt, bo, n, -1, c);
+	NW_LAUNCH_CHECK(g);
+	for (int64_t i = 0; i < n; i++) {
+		if (b->len[i] <= NW_UNPACK_SPLIT) continue;
+		unsigned gs = (unsigned)((b->len[i] + 256 * 64 - 1) / (256 * 64));
+		nw_unpack_kernel<<<gs, 256, 0, g->stream>>>(w, o, l, bt, bo, n, i, c);
+		NW_LAUNCH_CHECK(g);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- scoring tables */
+void nw_fill_table(const nw_scoring_t *sc, int kind, int32_t *tab)
+{
+	int32_t rp = nw_row_pad(kind, sc->gap_open, sc->gap_extend);
+	int32_t cp = nw_col_pad(sc->gap_open, sc->gap_extend);
+	for (int q = 0; q < NW_TAB_DIM; q++)
+		for (int r = 0; r < NW_TAB_DIM; r++) {
+			int32_t v = 0;
+			if (q < sc->n_codes && r < sc->n_codes) v = sc->score[q][r];
+			if (q == NW_QPAD) v = rp;
+			if (r == NW_RPAD) v = cp;
+			tab[q * NW_TAB_DIM + r] = v;
+		}
+}
+
+int nw_fast_bytes(const nw_scoring_t *sc, int kind, uint32_t *t0, uint32_t *t1)
+{
+	if (sc->alphabet != NW_ALPHA_DNA || sc->n_codes < 4) return 0;
+	int32_t match = sc->score[0][0], mis = sc->score[0][1];
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 4; b++)
+			if (sc->score[a][b] != (a == b ? match : mis)) return 0;
+	int32_t pad = nw_row_pad(kind, sc->gap_open, sc->gap_extend);
+	/* the four pad entries serve padding rows and columns alike: they must agree unless
+	 * the padding columns do not matter (rows pad with 0 only in semiglobal) */
+	if (pad != nw_col_pad(sc->gap_open, sc->gap_extend) && kind != NW_DP_SEMI) return 0;
+	if (mis >= 0 || match < -128 || match > 127 || mis < -128 || pad < -128 || pad > 127) return 0;
+	uint32_t mb = (uint8_t)(int8_t)match, xb = (uint8_t)(int8_t)mis, pb = (uint8_t)(int8_t)pad;
+	*t0 = mb | xb << 8 | xb << 16 | xb << 24;
+	*t1 = pb * 0x01010101u;
+	return 1;
+}
+
+/* ---------------------------------------------------------------- scalar twin */
+extern "C" int nw_gpu_twin_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
+				 const uint8_t *r, int64_t rlen, nw_result_t *res)
+{
+	const nw_scoring_t *sc = p->sc;
+	std::vector<int32_t> tab(NW_TAB_DIM * NW_TAB_DIM);
+	nw_fill_table(sc, NW_DP_GLOBAL, tab.data());
+	std::vector<int64_t> hrow((size_t)rlen + 1), frow((size_t)rlen + 1);
+	int64_t O = sc->gap_open, E = sc->gap_extend;
+	int kind = p->mode == NW_MODE_LOCAL ? NW_DP_LOCAL : p->mode == NW_MODE_SEMIGLOBAL ? NW_DP_SEMI : NW_DP_GLOBAL;
+	nw_dp_out f = nw_twin_dp(kind, tab.data(), O, E, q, 1, qlen, r, 1, rlen, hrow.data(), frow.data());
+	res->score = f.score;
+	res->qstart = res->rstart = 0;
+	res->qend = f.i;
+	res->rend = f.j;
+	if (kind == NW_DP_LOCAL && f.score > 0) {
+		nw_dp_out b = nw_twin_dp(NW_DP_REV_LOCAL, tab.data(), O, E, q + f.i - 1, -1, f.i,
+					 r + f.j - 1, -1, f.j, hrow.data(), frow.data());
+		if (b.score != f.score) return NW_ERR_INTERNAL;
+		res->qstart = f.i - b.i;
+		res->rstart = f.j - b.j;
+	} else if (kind == NW_DP_SEMI && f.j > 0) {
+		nw_dp_out b = nw_twin_dp(NW_DP_REV_SEMI, tab.data(), O, E, q + qlen - 1, -1, qlen,
+					 r + f.j - 1, -1, f.j, hrow.data(), frow.data());
+		if (b.score != f.score) return NW_ERR_INTERNAL;
+		res->rstart = f.j - b.j;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- public functions */
+extern "C" int nw_gpu_built(void) { return 1; }
+
+extern "C" int nw_gpu_device_count(void)
+{
+	int n = 0;
+	if (cudaGetDeviceCount(&n) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return 0;
+	}
+	return n;
+}
+
+extern "C" nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen)
+{
+	int n = nw_gpu_device_count();
+	if (device < 0 || device >= n) {
+		snprintf(err, errlen, "no CUDA device %d (%d found)", device, n);
+		return NULL;
+	}
+	nw_gpu_t *g = (nw_gpu_t *)calloc(1, sizeof *g);
+	if (!g) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	g->device = device;
+	g->err = err;
+	g->errlen = errlen;
+	cudaDeviceProp prop;
+	if (cudaSetDevice(device) != cudaSuccess ||
+	    cudaGetDeviceProperties(&prop, device) != cudaSuccess ||
+	    cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking) != cudaSuccess) {
+		snprintf(err, errlen, "cannot open CUDA device %d: %s", device,
+			 cudaGetErrorString(cudaGetLastError()));
+		free(g);
+		return NULL;
+	}
+	g->n_sm = prop.multiProcessorCount;
+	g->smem_optin = prop.sharedMemPerBlockOptin;
+	snprintf(g->desc, sizeof g->desc, "GPU %d: %s, %d SMs, %.1f GiB, compute %d.%d", device, prop.name,
+		 prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, prop.major, prop.minor);
+	if (prop.major < 9)
+		nw_log_warn("%s: built for sm_90 (Hopper); this device may run slowly or fail", g->desc);
+	return g;
+}
+
+extern "C" const char *nw_gpu_describe(const nw_gpu_t *g) { return g ? g->desc : "no GPU"; }
+
+extern "C" void nw_gpu_close(nw_gpu_t *g)
+{
+	if (!g) return;
+	cudaSetDevice(g->device);
+	if (g->stream) cudaStreamSynchronize(g->stream);
+	nw_dseqs_free(&g->q);
+	nw_dseqs_free(&g->r);
+	nw_dbuf_free(&g->jobs);
+	nw_dbuf_free(&g->items);
+	nw_dbuf_free(&g->outs);
+	nw_dbuf_free(&g->table);
+	nw_dbuf_free(&g->scratch);
+	nw_dbuf_free(&g->lbuf);
+	if (g->stream) cudaStreamDestroy(g->stream);
+	free(g);
+}
