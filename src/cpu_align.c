@@ -137,7 +137,13 @@ void nw_workspace_free(nw_workspace_t *ws)
 	free(ws->rev[1]);
 	free(ws->dir);
 	free(ws->ops);
+	free(ws->simd);
 	free(ws);
+}
+
+void nw_workspace_set_simd(nw_workspace_t *ws, int on)
+{
+	ws->simd_off = !on;
 }
 
 /* Make every row hold n + 1 entries. */
@@ -182,18 +188,31 @@ static void transpose(const nw_scoring_t *sc, int32_t t[NW_MAX_CODES][NW_MAX_COD
 			t[j][i] = sc->score[i][j];
 }
 
-/* Forward pass: score and end cell. */
+/* Forward pass: score and end cell. The striped pass runs when the values fit 16 bits,
+ * the scalar pass otherwise. */
 static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 		   const uint8_t *r, int64_t rlen, nw_workspace_t *ws, nw_result_t *res)
 {
 	const nw_scoring_t *sc = p->sc;
+	const int local = p->mode == NW_MODE_LOCAL;
+	dp_track_t track = local ? DP_TRACK_MAX
+		: p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE;
+	dp_hit_t hit;
+	st_pass_t st = {.q = q, .r = r, .m = qlen, .n = rlen, .sc = sc, .local = local,
+			.ref_free = p->mode == NW_MODE_SEMIGLOBAL, .track = track};
+	int ran = nw_striped_pass(ws, &st, &hit);
+	if (ran < 0)
+		return ran;
+	if (ran) {
+		res->score = hit.score;
+		res->rend = hit.row;
+		res->qend = p->mode == NW_MODE_SEMIGLOBAL ? qlen : hit.col;
+		return 0;
+	}
 	dp_pass_t d = {.a = q, .b = r, .na = qlen, .nb = rlen, .s = sc->score,
 		       .gap_open = sc->gap_open, .gap_extend = sc->gap_extend,
-		       .col0_open = sc->gap_open, .local = p->mode == NW_MODE_LOCAL,
-		       .row0_free = p->mode != NW_MODE_GLOBAL};
-	dp_hit_t hit;
-	d.track = p->mode == NW_MODE_LOCAL ? DP_TRACK_MAX
-		: p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE;
+		       .col0_open = sc->gap_open, .local = local,
+		       .row0_free = p->mode != NW_MODE_GLOBAL, .track = track};
 	if (nw_ws_rows(ws, rlen) < 0)
 		return NW_ERR_MEMORY;
 	nw_dp_pass(&d, ws->row[0], ws->row[1], &hit);
@@ -209,24 +228,31 @@ static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 	return 0;
 }
 
-/* Reverse pass anchored at (qend, rend): reference along the rows so that it can stop at
- * the first reference span that reaches the score. */
+/* Reverse pass anchored at (qend, rend): reference along the outer loop so that it can
+ * stop at the first reference span that reaches the score. */
 static int find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_t *r,
 		      nw_workspace_t *ws, nw_result_t *res)
 {
 	const nw_scoring_t *sc = p->sc;
 	const uint8_t *rr = nw_ws_reverse(ws, 0, r, res->rend);
 	const uint8_t *rq = nw_ws_reverse(ws, 1, q, res->qend);
+	dp_track_t track = p->mode == NW_MODE_LOCAL ? DP_TRACK_TARGET : DP_TRACK_TARGET_LASTCOL;
 	dp_hit_t hit;
 	if (!rr || !rq || nw_ws_rows(ws, res->qend) < 0)
 		return NW_ERR_MEMORY;
-	transpose(sc, ws->score_t);
-	dp_pass_t d = {.a = rr, .b = rq, .na = res->rend, .nb = res->qend, .s = ws->score_t,
-		       .gap_open = sc->gap_open, .gap_extend = sc->gap_extend,
-		       .col0_open = sc->gap_open, .target = res->score,
-		       .track = p->mode == NW_MODE_LOCAL ? DP_TRACK_TARGET
-							 : DP_TRACK_TARGET_LASTCOL};
-	nw_dp_pass(&d, ws->row[2], ws->row[3], &hit);
+	st_pass_t st = {.q = rq, .r = rr, .m = res->qend, .n = res->rend, .sc = sc,
+			.track = track, .target = res->score};
+	int ran = nw_striped_pass(ws, &st, &hit);
+	if (ran < 0)
+		return ran;
+	if (!ran) {
+		transpose(sc, ws->score_t);
+		dp_pass_t d = {.a = rr, .b = rq, .na = res->rend, .nb = res->qend,
+			       .s = ws->score_t, .gap_open = sc->gap_open,
+			       .gap_extend = sc->gap_extend, .col0_open = sc->gap_open,
+			       .target = res->score, .track = track};
+		nw_dp_pass(&d, ws->row[2], ws->row[3], &hit);
+	}
 	if (hit.row < 0)
 		return NW_ERR_INTERNAL; /* the optimal alignment itself reaches the score */
 	res->rstart = res->rend - hit.row;

@@ -51,11 +51,36 @@ struct nw_workspace_s {
 	size_t ops_cap;
 	int32_t score_t[NW_MAX_CODES][NW_MAX_CODES]; /* transposed matrix */
 	int64_t full_cells_max;  /* 0: the default size of a full-matrix sub-problem */
+	void *simd;              /* striped pass: query profile and column vectors */
+	size_t simd_cap;         /* vectors */
+	int simd_off;            /* tests: run the scalar twin only */
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that
  * short pairs take the divide-and-conquer path too. */
 void nw_workspace_set_full_cells(nw_workspace_t *ws, int64_t cells);
+
+/* The striped SIMD pass (cpu_striped.c): query q[0..m) in lanes, reference r[0..n)
+ * column by column. Boundaries: H[i][0] (query prefix, no reference) is 0 when local,
+ * else -(open + i*ext); H[0][j] is 0 when local or ref_free, else -(open + j*ext). Hits
+ * follow the scalar rules with rows = reference, columns = query: MAX is the maximum at
+ * the smallest reference end, then smallest query end; LASTROW the maximum over the whole
+ * query at the smallest reference end; TARGET / TARGET_LASTCOL the first reference column
+ * where any cell / the whole query reaches target; NONE the corner H[n][m]. */
+typedef struct {
+	const uint8_t *q, *r;
+	int64_t m, n;
+	const nw_scoring_t *sc;
+	int local, ref_free;
+	dp_track_t track;
+	int64_t target;
+} st_pass_t;
+
+/* 1 when the pass ran (hit->row = reference end, hit->col = query end), 0 when it does not
+ * apply (no SIMD, or values could leave 16 bits: run nw_dp_pass), or a negative code. */
+int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit);
+/* Tests: 0 runs only the scalar passes. */
+void nw_workspace_set_simd(nw_workspace_t *ws, int on);
 
 int nw_ws_rows(nw_workspace_t *ws, int64_t n);
 const uint8_t *nw_ws_reverse(nw_workspace_t *ws, int k, const uint8_t *x, int64_t n);

@@ -191,6 +191,7 @@ extern "C" int nw_gpu_twin_align(const nw_align_params_t *p, const uint8_t *q, i
 	res->qstart = res->rstart = 0;
 	res->qend = f.i;
 	res->rend = f.j;
+	if (p->ends_only) return 0;
 	if (kind == NW_DP_LOCAL && f.score > 0) {
 		nw_dp_out b = nw_twin_dp(NW_DP_REV_LOCAL, tab.data(), O, E, q + f.i - 1, -1, f.i,
 					 r + f.j - 1, -1, f.j, hrow.data(), frow.data());

@@ -16,7 +16,9 @@
 #include <cuda_runtime.h>
 
 #include "nwalign.h"
-#include "gpu/gpu.h"
+extern "C" {
+#include "gpu/gpu.h" /* C declarations without their own extern "C" */
+}
 #include "dp_cell.cuh"
 #include "gpu_sweep.cuh"
 
@@ -129,7 +131,9 @@ typedef struct {
 /* Align one long problem; wide = 1 for 64-bit scores. */
 int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
 		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out);
-/* Host emulation of the long kernel over host memory. */
+/* Host emulation of one launch of the long kernel (buffers in host memory). */
+void nw_long_emulate_launch(const nw_lparams_t *p, int wide);
+/* Host emulation of a whole long problem (host memory; TC columns a tile). */
 void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
 		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int32_t TC,
 		     nw_dp_out *out);

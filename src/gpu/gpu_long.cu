@@ -238,42 +238,64 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out)
 	return 0;
 }
 
-/* Host emulation: the same tiles, diagonals and warps, run one thread at a time. */
+/* Host emulation of one launch (anti-diagonal p->d) over host buffers: the same tiles
+ * and warps, one thread at a time, shuffles replayed from the previous step's outputs. */
 template <class L, int KC>
-static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
+static void nw_long_emul_launch(const nw_lparams_t *p)
 {
 	typedef nw_lthread<L, KC> T;
 	typedef typename L::V V;
-	std::vector<V> rowbuf(2 * ((size_t)p->job.n + 1)), colbuf(2 * ((size_t)p->Mp + 1)),
-		corner((size_t)p->nti), snaps(32 * NW_LONG_R), hout(32), fout(32), hin(32), fin(32);
+	std::vector<V> snaps(32 * NW_LONG_R), hout(32), fout(32), hin(32), fin(32);
+	std::vector<T> th(32);
+	int64_t lo = p->d - (p->ntj - 1) > 0 ? p->d - (p->ntj - 1) : 0;
+	int64_t hi = p->d < p->nti - 1 ? p->d : p->nti - 1;
+	for (int64_t ti = lo; ti <= hi; ti++) {
+		for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_LONG_R]);
+		for (int l = 0; l < 32; l++) hout[l] = fout[l] = 0;
+		int64_t steps = th[0].j1 - th[0].j0 + 1 + 31;
+		for (int64_t k = 0; k < steps; k++) {
+			for (int l = 0; l < 32; l++) {
+				hin[l] = hout[l ? l - 1 : 0];
+				fin[l] = fout[l ? l - 1 : 0];
+			}
+			for (int l = 0; l < 32; l++) th[l].step(*p, k, hin[l], fin[l], hout[l], fout[l]);
+		}
+		nw_cand c = th[0].end(*p);
+		for (int l = 1; l < 32; l++) nw_cand_merge(c, th[l].end(*p));
+		if (T::TRACK) nw_cand_merge(p->rowbest[ti], c);
+	}
+}
+
+/* A whole long problem on the host. */
+template <class L, int KC>
+static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
+{
+	typedef typename L::V V;
+	std::vector<V> rowbuf(2 * ((size_t)p->job.n + 1)), colbuf(2 * ((size_t)p->Mp + 1)), corner((size_t)p->nti);
 	std::vector<nw_cand> rb;
 	nw_long_rowbest_init(p, rb);
 	p->rowbuf = rowbuf.data();
 	p->colbuf = colbuf.data();
 	p->corner = corner.data();
 	p->rowbest = rb.data();
-	std::vector<T> th(32);
 	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
 		p->d = d;
-		int64_t lo = d - (p->ntj - 1) > 0 ? d - (p->ntj - 1) : 0;
-		int64_t hi = d < p->nti - 1 ? d : p->nti - 1;
-		for (int64_t ti = lo; ti <= hi; ti++) {
-			for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_LONG_R]);
-			for (int l = 0; l < 32; l++) hout[l] = fout[l] = 0;
-			int64_t steps = th[0].j1 - th[0].j0 + 1 + 31;
-			for (int64_t k = 0; k < steps; k++) {
-				for (int l = 0; l < 32; l++) {
-					hin[l] = hout[l ? l - 1 : 0];
-					fin[l] = fout[l ? l - 1 : 0];
-				}
-				for (int l = 0; l < 32; l++) th[l].step(*p, k, hin[l], fin[l], hout[l], fout[l]);
-			}
-			nw_cand c = th[0].end(*p);
-			for (int l = 1; l < 32; l++) nw_cand_merge(c, th[l].end(*p));
-			if (T::TRACK) nw_cand_merge(rb[(size_t)ti], c);
-		}
+		nw_long_emul_launch<L, KC>(p);
 	}
 	nw_long_result(p, rb, out);
+}
+
+void nw_long_emulate_launch(const nw_lparams_t *p, int wide)
+{
+	int kc = p->kind == NW_DP_LOCAL ? 0 : p->kind == NW_DP_REV_LOCAL ? 1 : 2;
+	switch (kc + 3 * (wide != 0)) {
+	case 0: nw_long_emul_launch<nw_l32, 0>(p); break;
+	case 1: nw_long_emul_launch<nw_l32, 1>(p); break;
+	case 2: nw_long_emul_launch<nw_l32, 2>(p); break;
+	case 3: nw_long_emul_launch<nw_l64, 0>(p); break;
+	case 4: nw_long_emul_launch<nw_l64, 1>(p); break;
+	default: nw_long_emul_launch<nw_l64, 2>(p); break;
+	}
 }
 
 static int nw_long_kc(int kind) { return kind == NW_DP_LOCAL ? 0 : kind == NW_DP_REV_LOCAL ? 1 : 2; }

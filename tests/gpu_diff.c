@@ -1,0 +1,494 @@
+/* gpu_diff.c: the GPU engine (nw_gpu_align) against the CPU engine (nw_cpu_align).
+ *
+ * Every pair must give the same score, qstart, qend, rstart and rend. Sets of pairs:
+ *  - random and mutated pairs of 1..300 residues, DNA (ACGT only: the 2-bit XOR scorer;
+ *    N-rich with IUPAC codes: the table scorer) and protein, every mode, linear and affine
+ *    gaps, three scorings; single residues, identical sequences;
+ *  - lengths around the batch kernel's stripe sizes (multiples of 8..32 rows times 1..32
+ *    threads, +-1), and medium pairs that take several stripes;
+ *  - 16-bit overflow: local pairs whose score passes 32767 (redone in 32 bits), global
+ *    pairs whose gap costs do not fit 16 bits;
+ *  - the long-pair kernel: pairs past its threshold, and medium pairs sent to it through
+ *    the NW_GPU_LONG_MIN hook, in 32 and (NW_GPU_WIDE) 64 bits;
+ *  - real data from $top_srcdir/../shared/data (or NW_DATA_DIR): lambda segments against
+ *    mutated reads, globins and MMseqs2 proteins all against all.
+ * NW_GPU_DIFF_QUICK=1 shrinks the sets (for compute-sanitizer).
+ * Exits 77 when the build has no CUDA engine or no device is present.
+ *
+ * gpu_diff --bench Q.fa R.fa {local|global|semi} {dna|protein} REPS [all]: not a test;
+ * times nw_gpu_align on zip (or all-vs-all) pairs repeated REPS times.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "nwalign.h"
+#include "gpu/gpu.h"
+#include "testutil.h"
+
+#define MAX_PRINT 20
+
+static uint64_t seed = 0x2545f4914f6cdd1dull;
+static int quick, n_printed;
+static nw_gpu_t *gpu;
+static nw_workspace_t *ws;
+static char err[512];
+
+static int rnd(int lo, int hi) { return lo + (int)(tu_rand(&seed) % (uint64_t)(hi - lo + 1)); }
+
+/* ---------------------------------------------------------------- a set of pairs */
+typedef struct {
+	nw_batch_t q, r;
+	nw_pair_t *pairs;
+	int64_t n, cap;
+} set_t;
+
+static void set_init(set_t *s, nw_alphabet_t a)
+{
+	memset(s, 0, sizeof *s);
+	nw_batch_init(&s->q, a);
+	nw_batch_init(&s->r, a);
+}
+
+static void set_free(set_t *s)
+{
+	nw_batch_free(&s->q);
+	nw_batch_free(&s->r);
+	free(s->pairs);
+}
+
+static void set_pair(set_t *s, uint32_t q, uint32_t r)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 256;
+		s->pairs = realloc(s->pairs, (size_t)s->cap * sizeof *s->pairs);
+		if (!s->pairs) abort();
+	}
+	s->pairs[s->n].q = q;
+	s->pairs[s->n].r = r;
+	s->n++;
+}
+
+/* Push q and r as a new zip pair. */
+static void set_add(set_t *s, const uint8_t *q, uint32_t ql, const uint8_t *r, uint32_t rl)
+{
+	CHECK(nw_batch_push(&s->q, "q", q, ql, NULL) == 0, "push query");
+	CHECK(nw_batch_push(&s->r, "r", r, rl, NULL) == 0, "push reference");
+	set_pair(s, (uint32_t)(s->q.n - 1), (uint32_t)(s->r.n - 1));
+}
+
+/* ---------------------------------------------------------------- sequences
+ * kind 0: DNA ACGT; 1: DNA, N-rich with IUPAC codes; 2: protein (mostly the 20 amino
+ * acids); 3: protein rich in high-scoring residues (W C H Y) for 16-bit overflow. */
+static void rand_seq(uint8_t *x, uint32_t n, int kind)
+{
+	static const uint8_t hi[] = {17, 4, 8, 18}; /* W C H Y */
+	for (uint32_t i = 0; i < n; i++) {
+		switch (kind) {
+		case 0: x[i] = (uint8_t)rnd(0, 3); break;
+		case 1: x[i] = rnd(0, 9) < 3 ? 4 : rnd(0, 9) == 0 ? (uint8_t)rnd(5, 14) : (uint8_t)rnd(0, 3); break;
+		case 2: x[i] = rnd(0, 49) == 0 ? (uint8_t)rnd(20, 23) : (uint8_t)rnd(0, 19); break;
+		default: x[i] = hi[rnd(0, 3)]; break;
+		}
+	}
+}
+
+/* y = x with substitutions, insertions and deletions at about rate/1000 each. */
+static uint32_t mutate(const uint8_t *x, uint32_t n, uint8_t *y, uint32_t cap, int rate, int kind)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n && k < cap; i++) {
+		int u = rnd(0, 999);
+		if (u < rate) { /* substitution */
+			rand_seq(&y[k++], 1, kind);
+		} else if (u < 2 * rate) { /* deletion of 1..4 */
+			i += (uint32_t)rnd(0, 3);
+		} else if (u < 3 * rate) { /* insertion of 1..4 */
+			int l = rnd(1, 4);
+			for (int t = 0; t < l && k < cap; t++) rand_seq(&y[k++], 1, kind);
+			if (k < cap) y[k++] = x[i];
+		} else {
+			y[k++] = x[i];
+		}
+	}
+	if (k == 0) y[k++] = x[0];
+	return k;
+}
+
+/* A pair of lengths about (ql, rl): unrelated, mutated copy, embedded, or identical. */
+static void add_pair(set_t *s, uint32_t ql, uint32_t rl, int kind, uint8_t *a, uint8_t *b, uint32_t cap)
+{
+	int how = rnd(0, 5);
+	if (ql > cap / 2) ql = cap / 2;
+	if (rl > cap / 2) rl = cap / 2;
+	rand_seq(a, ql, kind);
+	if (how == 0) { /* unrelated */
+		rand_seq(b, rl, kind);
+	} else if (how == 1 && rl >= ql) { /* query embedded in a longer reference */
+		rand_seq(b, rl, kind);
+		uint32_t at = (uint32_t)rnd(0, (int)(rl - ql));
+		uint8_t *t = malloc(2 * (size_t)ql + 8);
+		uint32_t tl = mutate(a, ql, t, 2 * ql + 8, 30, kind);
+		for (uint32_t i = 0; i < tl && at + i < rl; i++) b[at + i] = t[i];
+		free(t);
+	} else if (how == 2) { /* identical */
+		memcpy(b, a, ql);
+		rl = ql;
+	} else {
+		rl = mutate(a, ql, b, rl > ql ? rl : ql, how == 3 ? 10 : 80, kind);
+	}
+	set_add(s, a, ql, b, rl);
+}
+
+/* ---------------------------------------------------------------- compare */
+static const char *mode_name(nw_mode_t m)
+{
+	return m == NW_MODE_LOCAL ? "local" : m == NW_MODE_SEMIGLOBAL ? "semiglobal" : "global";
+}
+
+static void run_set(const char *label, set_t *s, const nw_align_params_t *p)
+{
+	nw_result_t *g = calloc((size_t)s->n + 1, sizeof *g);
+	uint8_t *q = NULL, *r = NULL;
+	uint32_t qcap = 0, rcap = 0;
+	if (!g) abort();
+	int rc = nw_gpu_align(gpu, p, &s->q, &s->r, s->pairs, s->n, g, err, sizeof err);
+	CHECK(rc == 0, "%s: nw_gpu_align: %s", label, err);
+	if (rc != 0) {
+		free(g);
+		return;
+	}
+	for (int64_t k = 0; k < s->n; k++) {
+		uint32_t qi = s->pairs[k].q, ri = s->pairs[k].r;
+		uint32_t ql = s->q.len[qi], rl = s->r.len[ri];
+		if (ql + 1 > qcap) qcap = ql + 1, q = realloc(q, qcap);
+		if (rl + 1 > rcap) rcap = rl + 1, r = realloc(r, rcap);
+		nw_batch_unpack(&s->q, qi, q);
+		nw_batch_unpack(&s->r, ri, r);
+		nw_result_t c;
+		memset(&c, 0, sizeof c);
+		nw_align_params_t cp = *p;
+		cp.want_path = 0;
+		int crc = nw_cpu_align(&cp, q, ql, r, rl, ws, &c);
+		CHECK(crc == 0, "%s: nw_cpu_align failed on pair %" PRId64, label, k);
+		int same = g[k].score == c.score && g[k].qstart == c.qstart && g[k].qend == c.qend &&
+			   g[k].rstart == c.rstart && g[k].rend == c.rend;
+		if (same) {
+			tu_passed++;
+		} else if (n_printed++ < MAX_PRINT) {
+			const char *ctx = label;
+			CHECK_EQ_I64(g[k].score, c.score, "%s pair %" PRId64 " (%u x %u)", ctx, k, ql, rl);
+			CHECK_EQ_I64(g[k].qstart, c.qstart, "%s pair %" PRId64, ctx, k);
+			CHECK_EQ_I64(g[k].qend, c.qend, "%s pair %" PRId64, ctx, k);
+			CHECK_EQ_I64(g[k].rstart, c.rstart, "%s pair %" PRId64, ctx, k);
+			CHECK_EQ_I64(g[k].rend, c.rend, "%s pair %" PRId64, ctx, k);
+		} else {
+			tu_failed++;
+		}
+		nw_result_free(&c);
+	}
+	free(q);
+	free(r);
+	free(g);
+}
+
+/* ---------------------------------------------------------------- sets */
+typedef struct {
+	const char *name;
+	nw_scoring_t sc;
+	int kinds[2]; /* sequence kinds used with this scoring */
+} scoring_t;
+
+static void random_sets(scoring_t *S, nw_mode_t mode)
+{
+	enum { CAP = 20000 };
+	static uint8_t a[CAP], b[CAP];
+	static const uint32_t edges[] = {1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129,
+					 159, 160, 161, 191, 192, 193, 255, 256, 257, 383, 384, 385, 511,
+					 512, 513, 767, 768, 769, 1023, 1024, 1025};
+	nw_align_params_t p = {mode, &S->sc, 0, 0};
+	char label[160];
+	for (int kk = 0; kk < 2; kk++) {
+		int kind = S->kinds[kk];
+		set_t s;
+		set_init(&s, S->sc.alphabet);
+		int nshort = quick ? 60 : 220;
+		for (int i = 0; i < nshort; i++)
+			add_pair(&s, (uint32_t)rnd(1, rnd(0, 3) ? 60 : 300), (uint32_t)rnd(1, rnd(0, 3) ? 60 : 300), kind, a, b, CAP);
+		for (int i = 0; i < 6; i++) { /* single residues */
+			add_pair(&s, 1, 1, kind, a, b, CAP);
+			add_pair(&s, 1, (uint32_t)rnd(1, 50), kind, a, b, CAP);
+			add_pair(&s, (uint32_t)rnd(1, 50), 1, kind, a, b, CAP);
+		}
+		int ne = (int)(sizeof edges / sizeof *edges);
+		for (int i = 0; i < (quick ? 12 : ne); i++) {
+			uint32_t e = edges[quick ? rnd(0, ne - 1) : i];
+			add_pair(&s, e, (uint32_t)rnd(1, 400), kind, a, b, CAP);
+			add_pair(&s, (uint32_t)rnd(1, 400), e, kind, a, b, CAP);
+		}
+		for (int i = 0; i < (quick ? 2 : 8); i++) /* several stripes */
+			add_pair(&s, (uint32_t)rnd(1000, 3000), (uint32_t)rnd(500, 3000), kind, a, b, CAP);
+		snprintf(label, sizeof label, "random %s %s gaps %d/%d kind %d", S->name, mode_name(mode),
+			 S->sc.gap_open, S->sc.gap_extend, kind);
+		run_set(label, &s, &p);
+		if (kind == S->kinds[0]) { /* score and end only (--top ranking) */
+			nw_align_params_t pe = p;
+			pe.ends_only = 1;
+			strncat(label, " ends-only", sizeof label - strlen(label) - 1);
+			run_set(label, &s, &pe);
+		}
+		set_free(&s);
+	}
+}
+
+/* 16-bit limits and the long kernel, for one scoring and mode. */
+static void big_sets(scoring_t *S, nw_mode_t mode)
+{
+	enum { CAP = 20000 };
+	static uint8_t a[CAP], b[CAP];
+	nw_align_params_t p = {mode, &S->sc, 0, 0};
+	char label[160];
+	int kind = S->kinds[0];
+	set_t s;
+	set_init(&s, S->sc.alphabet);
+	if (S->sc.alphabet == NW_ALPHA_PROTEIN) { /* local scores past 32767 */
+		uint32_t l = quick ? 3900 : (uint32_t)rnd(3800, 4200);
+		rand_seq(a, l, 3);
+		set_add(&s, a, l, a, l);
+		uint32_t l2 = mutate(a, l, b, CAP, 5, 3);
+		set_add(&s, a, l, b, l2);
+	} else { /* gap costs past 16 bits in global / semiglobal; DNA local up to its limit */
+		rand_seq(a, 6900, kind);
+		uint32_t l2 = mutate(a, 6900, b, 9600, 20, kind);
+		rand_seq(b + l2, 9600 - l2, kind); /* 6900 + 9600 rows and columns: gap costs past int16 */
+		set_add(&s, a, 6900, b, 9600);
+		set_add(&s, a, 6900, a, 6900);
+	}
+	snprintf(label, sizeof label, "16-bit limits %s %s", S->name, mode_name(mode));
+	run_set(label, &s, &p);
+	set_free(&s);
+	if (quick) return;
+	/* past the long kernel's threshold: 8200 x 8200 */
+	set_init(&s, S->sc.alphabet);
+	rand_seq(a, 8200, kind);
+	uint32_t l2 = mutate(a, 8200, b, CAP, 30, kind);
+	if (l2 < 8200) rand_seq(b + l2, 8200 - l2, kind), l2 = 8200;
+	set_add(&s, a, 8200, b, l2);
+	snprintf(label, sizeof label, "long %s %s", S->name, mode_name(mode));
+	run_set(label, &s, &p);
+	set_free(&s);
+}
+
+/* Medium pairs through the long kernel (NW_GPU_LONG_MIN), 32 and 64 bits. */
+static void long_hook_sets(scoring_t *S, nw_mode_t mode)
+{
+	enum { CAP = 4000 };
+	static uint8_t a[CAP], b[CAP];
+	nw_align_params_t p = {mode, &S->sc, 0, 0};
+	char label[160];
+	for (int wide = 0; wide < 2; wide++) {
+		set_t s;
+		set_init(&s, S->sc.alphabet);
+		for (int i = 0; i < (quick ? 3 : 12); i++)
+			add_pair(&s, (uint32_t)rnd(2, quick ? 700 : 1500), (uint32_t)rnd(2, quick ? 700 : 1500),
+				 S->kinds[i & 1], a, b, CAP);
+		setenv("NW_GPU_LONG_MIN", "2", 1);
+		setenv("NW_GPU_WIDE", wide ? "1" : "0", 1);
+		snprintf(label, sizeof label, "long kernel%s %s %s", wide ? " 64-bit" : "", S->name, mode_name(mode));
+		run_set(label, &s, &p);
+		unsetenv("NW_GPU_LONG_MIN");
+		unsetenv("NW_GPU_WIDE");
+		set_free(&s);
+	}
+}
+
+/* ---------------------------------------------------------------- real data */
+static int read_all(const char *path, nw_alphabet_t a, nw_batch_t *b, int64_t max)
+{
+	nw_reader_t *r = nw_reader_open(path, err, sizeof err);
+	if (!r) return -1;
+	int64_t n = nw_reader_fill(r, max, 0, err, sizeof err);
+	int rc = n > 0 ? nw_reader_encode(r, a, b, err, sizeof err) : -1;
+	nw_reader_close(r);
+	return rc;
+}
+
+static void real_sets(const char *dir, scoring_t *dna, scoring_t *prot)
+{
+	char path[1100], label[160];
+	struct stat st;
+	if (stat(dir, &st) != 0) {
+		printf("gpu_diff: no data directory %s: real-data sets skipped\n", dir);
+		return;
+	}
+	nw_mode_t modes[3] = {NW_MODE_GLOBAL, NW_MODE_LOCAL, NW_MODE_SEMIGLOBAL};
+	/* lambda: reads cut and mutated from the genome, against windows around them */
+	nw_batch_t g;
+	nw_batch_init(&g, NW_ALPHA_DNA);
+	snprintf(path, sizeof path, "%s/dna/lambda.fa", dir);
+	if (read_all(path, NW_ALPHA_DNA, &g, 1) == 0 && g.n == 1 && g.len[0] > 5000) {
+		uint32_t L = g.len[0];
+		uint8_t *gen = malloc(L), *rd = malloc(4000);
+		nw_batch_unpack(&g, 0, gen);
+		for (int m = 0; m < 3; m++) {
+			set_t s;
+			set_init(&s, NW_ALPHA_DNA);
+			for (int i = 0; i < (quick ? 40 : 400); i++) {
+				uint32_t rl = (uint32_t)rnd(50, rnd(0, 4) ? 300 : 2000);
+				uint32_t at = (uint32_t)rnd(0, (int)(L - rl - 1)), pad = (uint32_t)rnd(0, 100);
+				uint32_t w0 = at > pad ? at - pad : 0, w1 = at + rl + pad < L ? at + rl + pad : L;
+				uint32_t ql = mutate(gen + at, rl, rd, 4000, rnd(0, 60), 0);
+				set_add(&s, rd, ql, gen + w0, w1 - w0);
+			}
+			nw_align_params_t p = {modes[m], &dna->sc, 0, 0};
+			snprintf(label, sizeof label, "lambda reads %s", mode_name(modes[m]));
+			run_set(label, &s, &p);
+			set_free(&s);
+		}
+		free(gen);
+		free(rd);
+	} else {
+		printf("gpu_diff: %s unreadable (%s): skipped\n", path, err);
+	}
+	nw_batch_free(&g);
+	/* proteins, all against all */
+	const char *pq[2] = {"protein/globins.fa", "protein/mm_query50.fa"};
+	const char *pr[2] = {"protein/globins.fa", "protein/mm_db2k.fa"};
+	for (int f = 0; f < 2; f++) {
+		set_t s;
+		set_init(&s, NW_ALPHA_PROTEIN);
+		char p1[1100], p2[1100];
+		snprintf(p1, sizeof p1, "%s/%s", dir, pq[f]);
+		snprintf(p2, sizeof p2, "%s/%s", dir, pr[f]);
+		if (read_all(p1, NW_ALPHA_PROTEIN, &s.q, f ? (quick ? 3 : 12) : 100) != 0 ||
+		    read_all(p2, NW_ALPHA_PROTEIN, &s.r, f ? (quick ? 20 : 120) : 100) != 0) {
+			printf("gpu_diff: %s or %s unreadable (%s): skipped\n", p1, p2, err);
+			set_free(&s);
+			continue;
+		}
+		for (int64_t i = 0; i < s.q.n; i++)
+			for (int64_t j = 0; j < s.r.n; j++) set_pair(&s, (uint32_t)i, (uint32_t)j);
+		for (int m = 0; m < 3; m++) {
+			nw_align_params_t p = {modes[m], &prot->sc, 0, 0};
+			snprintf(label, sizeof label, "%s %s", pq[f], mode_name(modes[m]));
+			run_set(label, &s, &p);
+		}
+		set_free(&s);
+	}
+}
+
+/* ---------------------------------------------------------------- benchmark */
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int bench(int argc, char **argv)
+{
+	if (argc < 7) {
+		fprintf(stderr, "usage: gpu_diff --bench Q.fa R.fa local|global|semi dna|protein REPS [all]\n");
+		return 1;
+	}
+	nw_mode_t mode = !strcmp(argv[4], "local") ? NW_MODE_LOCAL : !strcmp(argv[4], "semi") ? NW_MODE_SEMIGLOBAL : NW_MODE_GLOBAL;
+	int protein = !strcmp(argv[5], "protein"), reps = atoi(argv[6]), all = argc > 7 && !strcmp(argv[7], "all");
+	nw_alphabet_t a = protein ? NW_ALPHA_PROTEIN : NW_ALPHA_DNA;
+	nw_scoring_t sc;
+	int rc = protein ? nw_scoring_matrix(&sc, "blosum62", a, 10, 1, err, sizeof err)
+			 : nw_scoring_dna(&sc, 2, 4, 4, 2, err, sizeof err);
+	set_t s;
+	set_init(&s, a);
+	if (rc < 0 || read_all(argv[2], a, &s.q, 0) != 0 || read_all(argv[3], a, &s.r, 0) != 0) {
+		fprintf(stderr, "bench: %s\n", err);
+		return 1;
+	}
+	for (int k = 0; k < reps; k++) {
+		if (all) {
+			for (int64_t i = 0; i < s.q.n; i++)
+				for (int64_t j = 0; j < s.r.n; j++) set_pair(&s, (uint32_t)i, (uint32_t)j);
+		} else {
+			for (int64_t i = 0; i < s.q.n && i < s.r.n; i++) set_pair(&s, (uint32_t)i, (uint32_t)i);
+		}
+	}
+	double cells = 0;
+	for (int64_t k = 0; k < s.n; k++) cells += (double)s.q.len[s.pairs[k].q] * s.r.len[s.pairs[k].r];
+	nw_result_t *res = calloc((size_t)s.n, sizeof *res);
+	nw_align_params_t p = {mode, &sc, 0, 0};
+	double best = 1e30;
+	for (int it = 0; it < 3; it++) {
+		double t0 = now();
+		if (nw_gpu_align(gpu, &p, &s.q, &s.r, s.pairs, s.n, res, err, sizeof err) != 0) {
+			fprintf(stderr, "bench: %s\n", err);
+			return 1;
+		}
+		double t = now() - t0;
+		if (it > 0 && t < best) best = t;
+	}
+	int64_t sum = 0;
+	for (int64_t k = 0; k < s.n; k++) sum += res[k].score;
+	printf("bench %s %s %s: %" PRId64 " pairs, %.4g cells, nw_gpu_align %.4f s (best of 2 after a warm-up), "
+	       "%.1f GCUPS (forward cells / call time), %.3g pairs/s, score sum %" PRId64 "\n",
+	       argv[5], argv[4], all ? "all-vs-all" : "zip", s.n, cells, best, cells / best / 1e9, s.n / best, sum);
+	free(res);
+	set_free(&s);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- main */
+int main(int argc, char **argv)
+{
+	if (!nw_gpu_built() || nw_gpu_device_count() == 0) {
+		printf("SKIP: no CUDA device\n");
+		return 77;
+	}
+	gpu = nw_gpu_open(0, err, sizeof err);
+	if (!gpu) {
+		fprintf(stderr, "gpu_diff: %s\n", err);
+		return 1;
+	}
+	printf("gpu_diff: %s\n", nw_gpu_describe(gpu));
+	if (argc > 1 && !strcmp(argv[1], "--bench")) {
+		int rc = bench(argc, argv);
+		nw_gpu_close(gpu);
+		return rc;
+	}
+	const char *qe = getenv("NW_GPU_DIFF_QUICK");
+	quick = qe && *qe == '1';
+	ws = nw_workspace_new();
+	scoring_t S[3];
+	memset(S, 0, sizeof S);
+	S[0].name = "dna 2/4";
+	S[0].kinds[0] = 0, S[0].kinds[1] = 1;
+	S[1].name = "ednafull";
+	S[1].kinds[0] = 0, S[1].kinds[1] = 1;
+	S[2].name = "blosum62";
+	S[2].kinds[0] = 2, S[2].kinds[1] = 2;
+	nw_mode_t modes[3] = {NW_MODE_GLOBAL, NW_MODE_LOCAL, NW_MODE_SEMIGLOBAL};
+	for (int gm = 0; gm < 2; gm++) { /* affine, then linear */
+		int ok = nw_scoring_dna(&S[0].sc, 2, 4, gm ? 0 : 4, gm ? 3 : 2, err, sizeof err) == 0;
+		ok = ok && nw_scoring_matrix(&S[1].sc, "ednafull", NW_ALPHA_DNA, gm ? 0 : 10, gm ? 4 : 1, err, sizeof err) == 0;
+		ok = ok && nw_scoring_matrix(&S[2].sc, "blosum62", NW_ALPHA_PROTEIN, gm ? 0 : 10, gm ? 4 : 1, err, sizeof err) == 0;
+		CHECK(ok, "scoring: %s", err);
+		if (!ok) break;
+		for (int si = 0; si < 3; si++)
+			for (int m = 0; m < 3; m++) {
+				random_sets(&S[si], modes[m]);
+				if (gm == 0 && si != 1) big_sets(&S[si], modes[m]);
+				if (si != 1 && (gm == 0 || !quick)) long_hook_sets(&S[si], modes[m]);
+			}
+		if (gm == 0) {
+			char dir[1024];
+			const char *d = getenv("NW_DATA_DIR"), *top = getenv("top_srcdir");
+			if (d) snprintf(dir, sizeof dir, "%s", d);
+			else snprintf(dir, sizeof dir, "%s/../shared/data", top ? top : ".");
+			real_sets(dir, &S[0], &S[2]);
+		}
+	}
+	nw_workspace_free(ws);
+	nw_gpu_close(gpu);
+	return tu_finish("gpu_diff");
+}
