@@ -476,6 +476,11 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    (long long)run.n_pairs, run.cells, sec,
 			    sec > 0 ? run.cells / sec * 1e-9 : 0.0, run.gpu ? "gpu" : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
+		if (run.gpu) {
+			double k = nw_gpu_kernel_seconds(run.gpu);
+			nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s", k,
+				    k > 0 ? run.cells / k * 1e-9 : 0.0, nw_gpu_describe(run.gpu));
+		}
 	}
 out:
 	if (run.writer) {

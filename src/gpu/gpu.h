@@ -20,6 +20,8 @@ nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen);
 int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
 		 char *err, size_t errlen);
+/* Seconds the device spent in this context's kernels so far (CUDA events), for -v. */
+double nw_gpu_kernel_seconds(const nw_gpu_t *g);
 /* One line describing the device, for -v. */
 const char *nw_gpu_describe(const nw_gpu_t *g);
 void nw_gpu_close(nw_gpu_t *g);

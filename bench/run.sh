@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# bench/run.sh: the GPU workloads of bench/RESULTS.md, run on a machine with an NVIDIA GPU
+# after `./configure && make` (nwalign built with CUDA).
+#
+#   A  protein search: mm_query500 x mm_db20k, local, BLOSUM62, --gap-open 10 --gap-extend 1
+#      --top 1 (parasail's and CUDASW++'s 11/1); parasail_aligner beside it, same run
+#   B  DNA pairs: pairs20k_query150 with pairs20k_target241, --pairs zip, repeated 50 times
+#      (1M pairs), local and global, match 2 mismatch 4, gaps 4/2
+#   C  one long pair: E. coli DH10B [0, 1 Mb) against a mutated copy (1% substitutions,
+#      0.2% indels) and against the unrelated [2, 3 Mb), global and local
+#   D  global, linear gaps (--gap-open 0), two random 40,000-base sequences; parasail
+#      nw_scan_32 on one core beside it
+#
+# Every nwalign command runs RUNS times (median kept); -v gives the kernel time, so the
+# table has GCUPS over kernel time and over the wall time of the whole command (reading
+# FASTA, packing, transfers, writing TSV). Inputs are made by bench/wgen.c with fixed seeds.
+#
+# Usage: bench/run.sh [-d DATA] [-n RUNS] [-w WORKLOADS] [-o OUTDIR]
+#   -d DIR  folder with mm_query500.fa.gz, mm_db20k.fa.gz, pairs20k_query150.fa.gz,
+#           pairs20k_target241.fa.gz, ecoli_dh10b.fa.gz [.gpu, as staged by
+#           ../shared/device/stage.sh]
+#   -n INT  runs per command [3]
+#   -w STR  workloads, any of ABCD [ABCD]
+#   -o DIR  where inputs, outputs and the report go [bench/out]
+# The report (a RESULTS.md section ending in `result` lines) is written to OUTDIR/report.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DATA=.gpu
+RUNS=3
+WHICH=ABCD
+OUTDIR=bench/out
+NW=${NWALIGN:-./nwalign}
+while getopts "d:n:w:o:h" opt; do
+	case $opt in
+	d) DATA=$OPTARG ;;
+	n) RUNS=$OPTARG ;;
+	w) WHICH=$OPTARG ;;
+	o) OUTDIR=$OPTARG ;;
+	*) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	esac
+done
+mkdir -p "$OUTDIR"
+IN=$OUTDIR/inputs
+mkdir -p "$IN"
+REPORT=$OUTDIR/report.md
+TABLE=$OUTDIR/table.txt
+THREADS=$(nproc)
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || echo unknown)
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+cc -O2 -o "$OUTDIR/wgen" bench/wgen.c
+WGEN=$OUTDIR/wgen
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", b - a}'; }
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# cells of all-vs-all or zip pairs, from FASTA lengths
+lengths() { gzip -cdf "$1" | awk '/^>/ {if (n) print n; n = 0; next} {n += length($0)} END {if (n) print n}'; }
+cells_all() { paste <(lengths "$1" | awk '{s += $1} END {print s}') <(lengths "$2" | awk '{s += $1} END {print s}') | awk '{printf "%.0f\n", $1 * $2}'; }
+cells_zip() { paste <(lengths "$1") <(lengths "$2") | awk '{s += $1 * $2} END {printf "%.0f\n", s}'; }
+
+printf '%-10s %-9s %14s %9s %9s %10s %10s %12s\n' workload tool cells wall_s kernel_s GCUPS_kern GCUPS_wall pairs_per_s >"$TABLE"
+RESULTS=()
+
+# run_nw NAME CELLS PAIRS ARGS...: RUNS runs of nwalign, medians into the table
+run_nw() {
+	local name=$1 cells=$2 pairs=$3
+	shift 3
+	local walls=() kerns=() t0 t1 k
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(now)
+		"$NW" "$@" -v >"$OUTDIR/$name.out" 2>"$OUTDIR/$name.err"
+		t1=$(now)
+		walls+=("$(elapsed "$t0" "$t1")")
+		k=$(sed -n 's/.*gpu kernels \([0-9.]*\) s.*/\1/p' "$OUTDIR/$name.err" | tail -n 1)
+		kerns+=("${k:-NA}")
+	done
+	local wall kern gk gw pps
+	wall=$(printf '%s\n' "${walls[@]}" | median)
+	kern=$(printf '%s\n' "${kerns[@]}" | grep -v NA | median || true)
+	kern=${kern:-NA}
+	gw=$(awk -v c="$cells" -v t="$wall" 'BEGIN {printf "%.1f", c / t / 1e9}')
+	gk=NA
+	[ "$kern" != NA ] && gk=$(awk -v c="$cells" -v t="$kern" 'BEGIN {printf "%.1f", t > 0 ? c / t / 1e9 : 0}')
+	pps=$(awk -v p="$pairs" -v t="$wall" 'BEGIN {printf "%.0f", p / t}')
+	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name" nwalign "$cells" "$wall" "$kern" "$gk" "$gw" "$pps" >>"$TABLE"
+	RESULTS+=("result $name gcups=$gk wall_gcups=$gw wall_s=$wall pairs_per_s=$pps gpu=\"$GPU\" commit=$COMMIT")
+	echo "$name: wall ${walls[*]} kernel ${kerns[*]}" >&2
+}
+
+# run_peer NAME TOOL CELLS COMMAND...: one timed run of a CPU peer
+run_peer() {
+	local name=$1 tool=$2 cells=$3 t0 t1 wall gw
+	shift 3
+	t0=$(now)
+	"$@" >"$OUTDIR/$name.$tool.out" 2>"$OUTDIR/$name.$tool.err" 0<&-
+	t1=$(now)
+	wall=$(elapsed "$t0" "$t1")
+	gw=$(awk -v c="$cells" -v t="$wall" 'BEGIN {printf "%.1f", c / t / 1e9}')
+	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name" "$tool" "$cells" "$wall" - - "$gw" - >>"$TABLE"
+	RESULTS+=("result $name-$tool wall_gcups=$gw wall_s=$wall threads=$THREADS commit=$COMMIT")
+}
+
+if [[ $WHICH == *A* ]]; then
+	q=$DATA/mm_query500.fa.gz db=$DATA/mm_db20k.fa.gz
+	cells=$(cells_all "$q" "$db")
+	run_nw A "$cells" 500 -q "$q" -r "$db" -m local --matrix blosum62 --gap-open 10 --gap-extend 1 --top 1 --no-header
+	if command -v parasail_aligner >/dev/null; then
+		gzip -cd "$q" >"$IN/A_q.fa"
+		gzip -cd "$db" >"$IN/A_db.fa"
+		run_peer A parasail "$cells" parasail_aligner -x -a sw_striped_16 -m blosum62 -o 11 -e 1 \
+			-t "$THREADS" -f "$IN/A_db.fa" -q "$IN/A_q.fa" -g "$OUTDIR/A.parasail.csv"
+	fi
+fi
+
+if [[ $WHICH == *B* ]]; then
+	: >"$IN/B_q.fa"
+	: >"$IN/B_t.fa"
+	for ((i = 0; i < 50; i++)); do
+		gzip -cd "$DATA/pairs20k_query150.fa.gz" >>"$IN/B_q.fa"
+		gzip -cd "$DATA/pairs20k_target241.fa.gz" >>"$IN/B_t.fa"
+	done
+	cells=$(cells_zip "$IN/B_q.fa" "$IN/B_t.fa")
+	for mode in local global; do
+		run_nw "B-$mode" "$cells" 1000000 -q "$IN/B_q.fa" -r "$IN/B_t.fa" --pairs zip -m "$mode" \
+			--match 2 --mismatch 4 --gap-open 4 --gap-extend 2 --no-header -o "$OUTDIR/B-$mode.tsv"
+	done
+fi
+
+if [[ $WHICH == *C* ]]; then
+	gzip -cd "$DATA/ecoli_dh10b.fa.gz" | "$WGEN" cut 0 1000000 ecoli_0_1M >"$IN/C_a.fa"
+	"$WGEN" mutate 11 0.01 0.002 ecoli_0_1M_mut <"$IN/C_a.fa" >"$IN/C_mut.fa"
+	gzip -cd "$DATA/ecoli_dh10b.fa.gz" | "$WGEN" cut 2000000 1000000 ecoli_2M_3M >"$IN/C_b.fa"
+	for mode in global local; do
+		run_nw "C-$mode-mut" "$(cells_all "$IN/C_a.fa" "$IN/C_mut.fa")" 1 -q "$IN/C_mut.fa" -r "$IN/C_a.fa" -m "$mode" --no-header
+		run_nw "C-$mode-unrel" "$(cells_all "$IN/C_a.fa" "$IN/C_b.fa")" 1 -q "$IN/C_b.fa" -r "$IN/C_a.fa" -m "$mode" --no-header
+	done
+fi
+
+if [[ $WHICH == *D* ]]; then
+	"$WGEN" random 40000 1 D_a >"$IN/D_a.fa"
+	"$WGEN" random 40000 2 D_b >"$IN/D_b.fa"
+	cells=$(cells_all "$IN/D_a.fa" "$IN/D_b.fa")
+	run_nw D "$cells" 1 -q "$IN/D_a.fa" -r "$IN/D_b.fa" -m global --match 1 --mismatch 1 --gap-open 0 --gap-extend 1 --no-header
+	if command -v parasail_aligner >/dev/null; then
+		run_peer D parasail "$cells" parasail_aligner -x -a nw_scan_32 -M 1 -X 1 -o 1 -e 1 -d -t 1 \
+			-f "$IN/D_b.fa" -q "$IN/D_a.fa" -g "$OUTDIR/D.parasail.csv"
+	fi
+fi
+
+{
+	echo "## $(date -u '+%Y-%m-%d %H:%M') UTC, GPU workloads, commit $COMMIT"
+	echo
+	echo "- GPU: $GPU; host: $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1))"
+	echo "- nwalign: median of $RUNS runs; peers: one run, $THREADS threads unless noted"
+	echo "- command: bench/run.sh -n $RUNS -w $WHICH"
+	echo
+	echo '```'
+	cat "$TABLE"
+	echo '```'
+	echo
+	printf '%s\n' "${RESULTS[@]}"
+} >"$REPORT"
+cat "$REPORT"
