@@ -46,6 +46,13 @@ int nw_encode_char(nw_alphabet_t a, int c)
 	return -1;
 }
 
+uint8_t nw_dna_complement(uint8_t code)
+{
+	/* A C G T N R Y S W K M B D H V */
+	static const uint8_t comp[NW_DNA_CODES] = {3, 2, 1, 0, 4, 6, 5, 7, 8, 10, 9, 14, 13, 12, 11};
+	return code < NW_DNA_CODES ? comp[code] : code;
+}
+
 char nw_decode_code(nw_alphabet_t a, int code)
 {
 	if (a == NW_ALPHA_DNA && code >= 0 && code < NW_DNA_CODES)

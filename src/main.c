@@ -13,7 +13,7 @@
 
 enum {
 	OPT_PAIRS = 256, OPT_MATCH, OPT_MISMATCH, OPT_MATRIX, OPT_GAP_OPEN, OPT_GAP_EXTEND,
-	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH, OPT_TOP
+	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH, OPT_TOP, OPT_STRAND
 };
 
 static const struct option long_opts[] = {
@@ -22,6 +22,7 @@ static const struct option long_opts[] = {
 	{"pairs", required_argument, NULL, OPT_PAIRS},
 	{"alphabet", required_argument, NULL, 'a'},
 	{"mode", required_argument, NULL, 'm'},
+	{"strand", required_argument, NULL, OPT_STRAND},
 	{"match", required_argument, NULL, OPT_MATCH},
 	{"mismatch", required_argument, NULL, OPT_MISMATCH},
 	{"matrix", required_argument, NULL, OPT_MATRIX},
@@ -57,6 +58,8 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "Alignment:\n"
 "  -m, --mode global|local|semiglobal   [global]; semiglobal: query end to end, reference\n"
 "                            overhangs free\n"
+"      --strand forward|both DNA: also align each query's reverse complement and keep the\n"
+"                            better strand (the query as given on ties) [forward]\n"
 "Scoring:\n"
 "      --match INT           DNA match score [%d]\n"
 "      --mismatch INT        DNA mismatch penalty, positive [%d]\n"
@@ -148,6 +151,7 @@ int main(int argc, char **argv)
 	static const char *const alphabets[] = {"auto", "dna", "protein", NULL};
 	static const char *const formats[] = {"tsv", "paf", "sam", NULL};
 	static const char *const backends[] = {"auto", "cpu", "gpu", NULL};
+	static const char *const strands[] = {"forward", "both", NULL};
 	nw_opt_t opt, defaults;
 	char err[512];
 	int c, v, verbose = 0;
@@ -186,6 +190,11 @@ int main(int argc, char **argv)
 			if ((v = parse_choice(optarg, formats)) < 0)
 				return usage_error("--format must be tsv, paf or sam, not '%s'%s", optarg, "");
 			opt.format = (nw_format_t)v;
+			break;
+		case OPT_STRAND:
+			if ((v = parse_choice(optarg, strands)) < 0)
+				return usage_error("--strand must be forward or both, not '%s'%s", optarg, "");
+			opt.both_strands = v;
 			break;
 		case OPT_BACKEND:
 			if ((v = parse_choice(optarg, backends)) < 0)

@@ -61,6 +61,8 @@ enum {
 int nw_encode_char(nw_alphabet_t a, int c);
 /* Upper-case character of code in alphabet a ('?' when out of range). */
 char nw_decode_code(nw_alphabet_t a, int code);
+/* Complement of a DNA code (A-T, C-G, R-Y, K-M, B-V, D-H; N, S and W are their own). */
+uint8_t nw_dna_complement(uint8_t code);
 /* Name of an alphabet for messages: "dna", "protein", "auto". */
 const char *nw_alphabet_name(nw_alphabet_t a);
 
@@ -147,6 +149,9 @@ static inline uint8_t nw_batch_code(const nw_batch_t *b, int64_t i, uint64_t pos
 }
 /* Unpack sequence i into out[0..len) as codes. */
 void nw_batch_unpack(const nw_batch_t *b, int64_t i, uint8_t *out);
+/* dst (cleared first) = the reverse complements of the DNA sequences of src, with the same
+ * names and reversed qualities, packed the same way. */
+int nw_batch_revcomp(const nw_batch_t *src, nw_batch_t *dst);
 
 /* ---------------------------------------------------------------- reading
  *
@@ -191,6 +196,9 @@ typedef struct {
 	int64_t n_cigar, m_cigar;
 	int64_t matches, aln_len, edits;       /* from the path: '=' count, columns, X+I+D */
 	int path_kind;                         /* how the path was made (0 none, see engines) */
+	int strand;                            /* 1: the query's reverse complement aligned;
+						* coordinates stay on the query as given, the
+						* CIGAR follows the reference (as in SAM) */
 } nw_result_t;
 
 void nw_result_free(nw_result_t *res);  /* frees the CIGAR, keeps the struct */
@@ -265,6 +273,7 @@ typedef struct {
 	int64_t batch_records;        /* query records per batch */
 	uint64_t batch_residues;      /* query residues per batch */
 	int top;                      /* all vs all: keep the top best references per query (0: all) */
+	int both_strands;             /* DNA: also align each query's reverse complement */
 	const char *command_line;     /* for SAM @PG CL */
 } nw_opt_t;
 

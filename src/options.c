@@ -80,6 +80,10 @@ int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen)
 			return NW_ERR_USAGE;
 		}
 	}
+	if (opt->alphabet == NW_ALPHA_PROTEIN && opt->both_strands) {
+		snprintf(err, errlen, "--strand both needs DNA; protein has one strand");
+		return NW_ERR_USAGE;
+	}
 	if (opt->alphabet == NW_ALPHA_PROTEIN && (opt->match != -1 || opt->mismatch != -1)) {
 		snprintf(err, errlen, "--match/--mismatch score DNA; protein is scored by --matrix");
 		return NW_ERR_USAGE;

@@ -31,7 +31,8 @@ typedef struct {
 	int64_t res_cap;
 	nw_pair_t *top_pairs;        /* --top: the kept pairs of a chunk and their results */
 	nw_result_t *top_res;
-	int64_t top_cap;
+	nw_result_t *rc_res;         /* --strand both: results of the reverse complements */
+	nw_batch_t qb_rc;            /* --strand both: the query batch reverse complemented */
 	nw_writer_t *writer;
 	double cells, t0, last_progress;
 	int64_t n_pairs;
@@ -163,6 +164,33 @@ static int engine(const run_t *run, const nw_align_params_t *p, const nw_batch_t
 	return ret;
 }
 
+/* Results of n pairs on the strands asked for: with --strand both, the reverse
+ * complements are aligned too (into run->rc_res) and each pair keeps the better strand,
+ * the query as given on ties. Coordinates stay on the query as given. */
+static int align_strands(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+			 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res,
+			 int64_t n, char *err, size_t errlen)
+{
+	int ret = engine(run, p, qb, rb, pairs, res, n, err, errlen);
+	if (ret < 0 || !run->opt->both_strands)
+		return ret;
+	if ((ret = engine(run, p, &run->qb_rc, rb, pairs, run->rc_res, n, err, errlen)) < 0)
+		return ret;
+	for (int64_t k = 0; k < n; k++) {
+		res[k].strand = 0;
+		if (run->rc_res[k].score <= res[k].score)
+			continue;
+		nw_result_t t = res[k]; /* swap, so that each keeps owning a CIGAR buffer */
+		res[k] = run->rc_res[k];
+		run->rc_res[k] = t;
+		int64_t len = qb->len[pairs[k].q], qs = res[k].qstart;
+		res[k].qstart = len - res[k].qend;
+		res[k].qend = len - qs;
+		res[k].strand = 1;
+	}
+	return 0;
+}
+
 /* Does result a (of reference ra) rank before result b? Higher score, then earlier
  * reference. */
 static int ranks_before(const nw_result_t *a, uint32_t ra, const nw_result_t *b, uint32_t rb)
@@ -206,14 +234,15 @@ static int align_chunk(run_t *run, const nw_batch_t *qb, const nw_batch_t *rb, i
 		nw_align_params_t ends = run->params;
 		ends.ends_only = 1;
 		ends.want_path = 0;
-		if ((ret = engine(run, &ends, qb, rb, run->pairs, run->res, n, err, errlen)) < 0)
+		if ((ret = align_strands(run, &ends, qb, rb, run->pairs, run->res, n, err, errlen)) < 0)
 			return ret;
 		n_out = select_top(run, n, (uint32_t)rb->n);
-		ret = engine(run, &run->params, qb, rb, run->top_pairs, run->top_res, n_out, err, errlen);
+		ret = align_strands(run, &run->params, qb, rb, run->top_pairs, run->top_res, n_out,
+				    err, errlen);
 		out_pairs = run->top_pairs;
 		out_res = run->top_res;
 	} else {
-		ret = engine(run, &run->params, qb, rb, run->pairs, run->res, n, err, errlen);
+		ret = align_strands(run, &run->params, qb, rb, run->pairs, run->res, n, err, errlen);
 	}
 	if (ret < 0)
 		return ret;
@@ -251,6 +280,10 @@ static int setup_scoring(run_t *run, char *err, size_t errlen)
 	int dna = run->alphabet == NW_ALPHA_DNA;
 	int go = opt->gap_open >= 0 ? opt->gap_open : dna ? 4 : 11;
 	int ge = opt->gap_extend >= 0 ? opt->gap_extend : dna ? 2 : 1;
+	if (!dna && opt->both_strands) {
+		snprintf(err, errlen, "--strand both needs DNA, but the input looks like protein");
+		return NW_ERR_USAGE;
+	}
 	if (!dna && (opt->match >= 0 || opt->mismatch >= 0)) {
 		snprintf(err, errlen, "--match/--mismatch score DNA, but the input looks like protein "
 				      "(use --matrix, or -a dna)");
@@ -333,6 +366,15 @@ static int ensure_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 	}
 	memset(r + run->res_cap, 0, (size_t)(n - run->res_cap) * sizeof *r);
 	run->res = r;
+	if (run->opt->both_strands) {
+		nw_result_t *rr = realloc(run->rc_res, (size_t)n * sizeof *rr);
+		if (!rr) {
+			snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
+			return NW_ERR_MEMORY;
+		}
+		memset(rr + run->res_cap, 0, (size_t)(n - run->res_cap) * sizeof *rr);
+		run->rc_res = rr;
+	}
 	if (run->opt->top > 0) {
 		nw_pair_t *tp = realloc(run->top_pairs, (size_t)n * sizeof *tp);
 		nw_result_t *tr = tp ? realloc(run->top_res, (size_t)n * sizeof *tr) : NULL;
@@ -350,6 +392,15 @@ static int ensure_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 }
 
 /* ---------------------------------------------------------------- the two pairings */
+
+/* Pack the pending query records, and their reverse complements for --strand both. */
+static int encode_queries(run_t *run, nw_reader_t *qr, nw_batch_t *qb, char *err, size_t errlen)
+{
+	int ret = nw_reader_encode(qr, run->alphabet, qb, err, errlen);
+	if (ret == 0 && run->opt->both_strands && (ret = nw_batch_revcomp(qb, &run->qb_rc)) < 0)
+		snprintf(err, errlen, "out of memory for the reverse complements");
+	return ret;
+}
 
 static int run_all(run_t *run, nw_reader_t *qr, const nw_batch_t *rb, nw_batch_t *qb,
 		   char *err, size_t errlen)
@@ -370,7 +421,7 @@ static int run_all(run_t *run, nw_reader_t *qr, const nw_batch_t *rb, nw_batch_t
 		int64_t got = nw_reader_fill(qr, opt->batch_records, opt->batch_residues, err, errlen);
 		if (got <= 0)
 			return (int)got;
-		if ((ret = nw_reader_encode(qr, run->alphabet, qb, err, errlen)) < 0)
+		if ((ret = encode_queries(run, qr, qb, err, errlen)) < 0)
 			return ret;
 	}
 }
@@ -398,7 +449,7 @@ static int run_zip(run_t *run, nw_reader_t *qr, nw_reader_t *rr, nw_batch_t *qb,
 			return zip_mismatch(run, qr, rr, err, errlen);
 		if (nq == 0)
 			return 0;
-		if ((ret = nw_reader_encode(qr, run->alphabet, qb, err, errlen)) < 0 ||
+		if ((ret = encode_queries(run, qr, qb, err, errlen)) < 0 ||
 		    (ret = nw_reader_encode(rr, run->alphabet, rb, err, errlen)) < 0)
 			return ret;
 		for (uint32_t i0 = 0; i0 < qb->n;) {
@@ -430,6 +481,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	int64_t nq = 0, nr = 0;
 
 	nw_batch_init(&qb, NW_ALPHA_AUTO);
+	nw_batch_init(&run.qb_rc, NW_ALPHA_AUTO);
 	nw_batch_init(&rb, NW_ALPHA_AUTO);
 	nw_batch_init(&sam_refs, NW_ALPHA_AUTO);
 	run.t0 = now();
@@ -450,7 +502,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	run.params.sc = &run.sc;
 	run.params.want_path = opt->cigar || opt->format != NW_FMT_TSV;
 	if (!zip && ((ret = nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0 ||
-		     (ret = nw_reader_encode(qr, run.alphabet, &qb, err, errlen)) < 0))
+		     (ret = encode_queries(&run, qr, &qb, err, errlen)) < 0))
 		goto out;
 	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
 		    nw_alphabet_name(run.alphabet), run.alphabet_guessed ? " (detected)" : "",
@@ -491,7 +543,11 @@ out:
 		nw_result_free(&run.res[k]);
 		if (run.top_res)
 			nw_result_free(&run.top_res[k]);
+		if (run.rc_res)
+			nw_result_free(&run.rc_res[k]);
 	}
+	free(run.rc_res);
+	nw_batch_free(&run.qb_rc);
 	free(run.res);
 	free(run.top_res);
 	free(run.top_pairs);

@@ -55,6 +55,8 @@ expect "match with protein" 1 "--match/--mismatch score DNA" -q "$data/globins.f
 expect "two stdins" 1 "only one of" -q - -r -
 expect "top with zip" 1 "--top .* needs --pairs all" -q "$q" -r "$r" --pairs zip --top 1
 expect "negative top" 1 "--top must be" -q "$q" -r "$r" --top -1
+expect "bad strand" 1 "--strand must be forward or both" -q "$q" -r "$r" --strand reverse
+expect "strand both with protein" 1 "--strand both needs DNA" -q "$data/globins.fa" -r "$data/globins.fa" --strand both
 expect "stray argument" 1 "unexpected argument" -q "$q" -r "$r" extra
 
 # Input errors: exit 2, the message names the file.

@@ -90,6 +90,34 @@ esac
 same "--top 3" "$tmp/top.want" "$tmp/top.tsv"
 [ "$(wc -l <"$tmp/top.tsv")" = 21 ] && ok || bad "--top 3 of 7 queries: $(wc -l <"$tmp/top.tsv") lines"
 
+# --strand both: each pair keeps the better of the read as given and its reverse
+# complement (the read as given on ties); a reverse-strand result is the forward result of
+# the reverse-complemented read, with query coordinates mirrored onto the read as given.
+revcomp_fq() {
+	awk 'BEGIN {n = split("A T C G G C T A N N", p, " "); for (i = 1; i < n; i += 2) c[p[i]] = p[i + 1]}
+	     function rev(s,  r, i) {r = ""; for (i = length(s); i > 0; i--) r = r substr(s, i, 1); return r}
+	     NR % 4 == 2 {s = rev($0); t = ""; for (i = 1; i <= length(s); i++) t = t c[substr(s, i, 1)]; print t; next}
+	     NR % 4 == 0 {print rev($0); next}
+	     {print}' "$1"
+}
+revcomp_fq "$data/reads.fq" >"$tmp/rc.fq"
+for mode in local semiglobal global; do
+	"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -m "$mode" -c --no-header -t 2 >"$tmp/f.tsv"
+	"$NWALIGN" -q "$tmp/rc.fq" -r "$data/ref.fa" -m "$mode" -c --no-header -t 2 >"$tmp/r.tsv"
+	"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -m "$mode" -c --no-header -t 2 --strand both >"$tmp/both.tsv"
+	paste "$tmp/f.tsv" "$tmp/r.tsv" | awk -F'\t' -v OFS='\t' '{
+		if ($10 >= $23) print $1, $2, $3, $4, $5, $6, $7, $8, "+", $10, $11, $12, $13
+		else print $1, $2, $2 - $17, $2 - $16, $5, $6, $20, $21, "-", $23, $24, $25, $26
+	}' >"$tmp/both.want"
+	same "--strand both, $mode" "$tmp/both.want" "$tmp/both.tsv"
+done
+grep -q '	-	' "$tmp/both.tsv" && ok || bad "--strand both found no reverse-strand pair"
+# Every read of the reverse-complemented file aligns on the reverse strand as well as the
+# original read does on the forward strand (read8_random aside, which is random).
+"$NWALIGN" -q "$tmp/rc.fq" -r "$data/ref.fa" -m local --top 1 --no-header -t 2 --strand both |
+	awk -F'\t' '$1 != "read8_random" && $9 != "-" {bad = 1; print} END {exit bad}' >&2 && ok ||
+	bad "reverse-complemented reads not found on the reverse strand"
+
 # Help and version go to stdout with exit 0; the help names every option group.
 "$NWALIGN" --help >"$tmp/help" 2>"$tmp/help.err" && [ ! -s "$tmp/help.err" ] && ok || bad "--help exit/stdout"
 for g in Input: Alignment: Scoring: Output: Engine: --gap-open --matrix --pairs --backend; do

@@ -55,6 +55,27 @@ for mode in local semiglobal global; do
 	} END { exit bad }' "$sam" && ok || bad "$mode: a CIGAR does not cover its query"
 done
 
+# Reverse strand: flag 16, SEQ reverse complemented, clips in that orientation; calmd
+# must agree with NM (it compares SEQ against the reference along the CIGAR).
+awk 'BEGIN {n = split("A T C G G C T A N N", p, " "); for (i = 1; i < n; i += 2) c[p[i]] = p[i + 1]}
+     function rev(s,  r, i) {r = ""; for (i = length(s); i > 0; i--) r = r substr(s, i, 1); return r}
+     NR % 4 == 2 {s = rev($0); t = ""; for (i = 1; i <= length(s); i++) t = t c[substr(s, i, 1)]; print t; next}
+     NR % 4 == 0 {print rev($0); next}
+     {print}' "$data/reads.fq" >"$tmp/rc.fq"
+"$NWALIGN" -q "$tmp/rc.fq" -r "$data/ref.fa" -m local -f sam --strand both -t 2 >"$tmp/rc.sam"
+n16=$(samtools view -c -f 16 "$tmp/rc.sam")
+[ "$n16" -ge 7 ] && ok || bad "reverse strand: only $n16 records with flag 16"
+samtools calmd "$tmp/rc.sam" "$tmp/ref.fa" 2>"$tmp/calmd.err" >"$tmp/rc.calmd.sam"
+grep -qi 'different NM' "$tmp/calmd.err" && bad "reverse strand: calmd: $(head -3 "$tmp/calmd.err")" || ok
+diff <(grep -v '^@' "$tmp/rc.sam" | awk -F'\t' '{for (i = 12; i <= NF; i++) if ($i ~ /^NM:i:/) print $1, $3, $i}') \
+	<(grep -v '^@' "$tmp/rc.calmd.sam" | awk -F'\t' '{for (i = 12; i <= NF; i++) if ($i ~ /^NM:i:/) print $1, $3, $i}') \
+	>/dev/null 2>&1 && ok || bad "reverse strand: NM differs from calmd"
+# The primary records of the reverse-complemented reads carry the reads' own bases again
+# once reversed back: SEQ of a flag-16 record is the reverse complement of the FASTQ read.
+samtools fastq -F 0x900 "$tmp/rc.sam" 2>/dev/null | awk 'NR % 4 == 2' >"$tmp/back.seq"
+awk 'NR % 4 == 2' "$tmp/rc.fq" >"$tmp/rc.seq"
+cmp -s "$tmp/back.seq" "$tmp/rc.seq" && ok || bad "samtools fastq does not give back the reads"
+
 # PAF columns 10-11 agree with the path in cg:Z.
 "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -m local -f paf -t 2 >"$tmp/out.paf"
 awk -F'\t' '{

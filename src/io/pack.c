@@ -247,3 +247,30 @@ void nw_batch_unpack(const nw_batch_t *b, int64_t i, uint8_t *out)
 	for (j = 0; k < len; k++, j++)
 		out[k] = (uint8_t)(*w >> (j * bits) & ((1u << bits) - 1));
 }
+
+int nw_batch_revcomp(const nw_batch_t *src, nw_batch_t *dst)
+{
+	uint8_t *fwd = malloc((size_t)src->max_len + 1), *rc = malloc((size_t)src->max_len + 1);
+	char *qual = malloc((size_t)src->max_len + 1);
+	int ret = (fwd && rc && qual) ? 0 : NW_ERR_MEMORY;
+	nw_batch_clear(dst);
+	dst->alphabet = src->alphabet;
+	dst->first_record = src->first_record;
+	for (int64_t i = 0; i < src->n && ret == 0; i++) {
+		uint32_t len = src->len[i];
+		const char *q = nw_batch_qual(src, i);
+		nw_batch_unpack(src, i, fwd);
+		for (uint32_t k = 0; k < len; k++)
+			rc[k] = nw_dna_complement(fwd[len - 1 - k]);
+		if (q && *q) {
+			for (uint32_t k = 0; k < len; k++)
+				qual[k] = q[len - 1 - k];
+			qual[len] = 0;
+		}
+		ret = nw_batch_push(dst, nw_batch_name(src, i), rc, len, q ? (*q ? qual : "") : NULL);
+	}
+	free(fwd);
+	free(rc);
+	free(qual);
+	return ret;
+}

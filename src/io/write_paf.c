@@ -3,7 +3,9 @@
  *
  * Columns 10 and 11 are the '=' count and the number of path columns, gaps included, as
  * minimap2 defines them; they need the path, so the pipeline always computes it for PAF.
- * Strand is always '+' and mapping quality 255 (unavailable). A local pair of score 0 has
+ * The strand is '-' when the query's reverse complement aligned (--strand both): query
+ * coordinates stay on the query as given and cg:Z follows the reference, as in minimap2.
+ * Mapping quality is 255 (unavailable). A local pair of score 0 has
  * an empty span and no path: it still gets a line, with zeros and without cg:Z.
  */
 #include <errno.h>
@@ -46,7 +48,7 @@ int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		p = nw_wr_field_int(p, qb->len[pr->q]);
 		p = nw_wr_field_int(p, rs->qstart);
 		p = nw_wr_field_int(p, rs->qend);
-		*p++ = '+';
+		*p++ = rs->strand ? '-' : '+';
 		*p++ = '\t';
 		p = nw_wr_field_str(p, rn, lr);
 		p = nw_wr_field_int(p, rb->len[pr->r]);

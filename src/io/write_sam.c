@@ -10,6 +10,8 @@
  * Primary / secondary: in all-vs-all mode the pairs of one query are contiguous; among its
  * mapped pairs in one call the highest score (first on ties) is primary, the others get
  * flag 256. In zip mode every mapped record is primary.
+ * A pair aligned on the reverse strand (--strand both) gets flag 16, SEQ reverse
+ * complemented and QUAL reversed, and its clips in that orientation.
  * BAM stores SEQ as 4-bit nucleotides, so a protein query cannot be carried: its SEQ and
  * QUAL are '*'.
  */
@@ -23,6 +25,7 @@
 
 #define SAM_FLAG_UNMAPPED 4
 #define SAM_FLAG_SECONDARY 256
+#define SAM_FLAG_REVERSE 16
 
 /* @PG CL is one header field: tabs and line breaks in it would break the header. */
 static int add_command_line(kstring_t *ks, const char *cl)
@@ -156,9 +159,11 @@ static int is_mapped(const nw_result_t *rs)
 	return rs->cigar && rs->n_cigar > 0 && rs->qend > rs->qstart && rs->rend > rs->rstart;
 }
 
-/* SEQ and QUAL of query q into w->seq / w->qual; returns l_seq (0 for protein), sets
- * *has_qual, or a negative code. */
-static int64_t fill_seq(nw_writer_t *w, const nw_batch_t *qb, uint32_t q, int *has_qual)
+/* SEQ and QUAL of query q into w->seq / w->qual (reverse complemented for strand 1, as
+ * SAM stores them; w->codes follows SEQ); returns l_seq (0 for protein), sets *has_qual,
+ * or a negative code. */
+static int64_t fill_seq(nw_writer_t *w, const nw_batch_t *qb, uint32_t q, int strand,
+			int *has_qual)
 {
 	uint32_t len = qb->len[q], k;
 	const char *qual = nw_batch_qual(qb, q);
@@ -177,12 +182,23 @@ static int64_t fill_seq(nw_writer_t *w, const nw_batch_t *qb, uint32_t q, int *h
 		w->dna_tab_ready = 1;
 	}
 	nw_batch_unpack(qb, q, w->codes);
+	if (strand) {
+		for (k = 0; k < len / 2; k++) {
+			uint8_t t = w->codes[k];
+			w->codes[k] = w->codes[len - 1 - k];
+			w->codes[len - 1 - k] = t;
+		}
+		for (k = 0; k < len; k++)
+			w->codes[k] = nw_dna_complement(w->codes[k]);
+	}
 	for (k = 0; k < len; k++)
 		w->seq[k] = w->dna_tab[w->codes[k] & (NW_MAX_CODES - 1)];
 	/* FASTA records in a FASTQ batch have "": their QUAL stays missing */
 	if (qual && strlen(qual) == len) {
-		for (k = 0; k < len; k++)
-			w->qual[k] = (char)((unsigned char)qual[k] >= 33 ? qual[k] - 33 : 0);
+		for (k = 0; k < len; k++) {
+			char c = qual[strand ? len - 1 - k : k];
+			w->qual[k] = (char)((unsigned char)c >= 33 ? c - 33 : 0);
+		}
 		*has_qual = 1;
 	}
 	return len;
@@ -205,8 +221,11 @@ static int64_t build_cigar(nw_writer_t *w, const nw_result_t *rs, uint32_t qlen,
 	if (nw_wr_grow((void **)&w->cig, &w->cig_cap, (size_t)rs->n_cigar + 2,
 		       sizeof(uint32_t)) < 0)
 		return nw_wr_fail(NW_ERR_MEMORY, err, errlen, "out of memory writing SAM");
-	/* qlen < 2^32 but a BAM run holds 28 bits: split clips like nw_cigar_push does */
-	for (int64_t left = rs->qstart; left > 0;) {
+	/* The clips in SEQ's orientation: on the reverse strand the query's end comes first.
+	 * qlen < 2^32 but a BAM run holds 28 bits: split clips like nw_cigar_push does. */
+	int64_t lead = rs->strand ? (int64_t)qlen - rs->qend : rs->qstart;
+	int64_t trail = rs->strand ? rs->qstart : (int64_t)qlen - rs->qend;
+	for (int64_t left = lead; left > 0;) {
 		int64_t l = left < (1 << 28) - 1 ? left : (1 << 28) - 1;
 		if (nw_wr_grow((void **)&w->cig, &w->cig_cap, (size_t)(n + rs->n_cigar + 2),
 			       sizeof(uint32_t)) < 0)
@@ -216,7 +235,7 @@ static int64_t build_cigar(nw_writer_t *w, const nw_result_t *rs, uint32_t qlen,
 	}
 	memcpy(w->cig + n, rs->cigar, (size_t)rs->n_cigar * sizeof(uint32_t));
 	n += rs->n_cigar;
-	for (int64_t left = (int64_t)qlen - rs->qend; left > 0;) {
+	for (int64_t left = trail; left > 0;) {
 		int64_t l = left < (1 << 28) - 1 ? left : (1 << 28) - 1;
 		if (nw_wr_grow((void **)&w->cig, &w->cig_cap, (size_t)(n + 1),
 			       sizeof(uint32_t)) < 0)
@@ -231,9 +250,11 @@ static int64_t build_cigar(nw_writer_t *w, const nw_result_t *rs, uint32_t qlen,
  * bases are N (identical codes, so '=' in our path, but the SAMtags definition of NM never
  * counts N as a match). Other identical ambiguity codes (R vs R) stay matches, as in
  * calmd. Needs the query codes that fill_seq unpacked. */
-static int64_t sam_nm(const nw_writer_t *w, const nw_batch_t *qb, const nw_result_t *rs)
+static int64_t sam_nm(const nw_writer_t *w, const nw_batch_t *qb, const nw_result_t *rs,
+		      int64_t qlen)
 {
-	int64_t nm = rs->edits, qi = rs->qstart, i, k;
+	int64_t nm = rs->edits, i, k;
+	int64_t qi = rs->strand ? qlen - rs->qend : rs->qstart; /* in SEQ's orientation */
 
 	if (qb->alphabet != NW_ALPHA_DNA)
 		return nm;
@@ -268,11 +289,13 @@ static int write_one(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 	int mapped = is_mapped(rs), has_qual;
 	int64_t l_seq, n_cig = 0, tid = -1;
 	uint16_t flag = mapped ? (secondary ? SAM_FLAG_SECONDARY : 0) : SAM_FLAG_UNMAPPED;
+	if (mapped && rs->strand)
+		flag |= SAM_FLAG_REVERSE;
 
 	if (lqn > 254)
 		return nw_wr_fail(NW_ERR_FORMAT, err, errlen, "query name '%.40s...' is longer "
 				  "than the 254 characters SAM allows", qn);
-	if ((l_seq = fill_seq(w, qb, pr->q, &has_qual)) < 0)
+	if ((l_seq = fill_seq(w, qb, pr->q, mapped && rs->strand, &has_qual)) < 0)
 		return nw_wr_fail(NW_ERR_MEMORY, err, errlen, "out of memory writing SAM");
 	if (mapped) {
 		tid = rb->first_record + (int64_t)pr->r;
@@ -290,7 +313,7 @@ static int write_one(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		return nw_wr_fail(NW_ERR_INTERNAL, err, errlen, "cannot build the SAM record "
 				  "of query '%s': %s", qn, strerror(errno));
 	if (aux_int(w->rec, "AS", rs->score) < 0 ||
-	    (mapped && aux_int(w->rec, "NM", sam_nm(w, qb, rs)) < 0))
+	    (mapped && aux_int(w->rec, "NM", sam_nm(w, qb, rs, qb->len[pr->q])) < 0))
 		return nw_wr_fail(NW_ERR_INTERNAL, err, errlen, "cannot add AS/NM to the SAM "
 				  "record of query '%s' (score %lld)", qn, (long long)rs->score);
 	errno = 0;

@@ -58,7 +58,7 @@ int nw_tsv_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		p = nw_wr_field_int(p, rb->len[pr->r]);
 		p = nw_wr_field_int(p, rs->rstart);
 		p = nw_wr_field_int(p, rs->rend);
-		*p++ = '+';
+		*p++ = rs->strand ? '-' : '+';
 		*p++ = '\t';
 		p += nw_wr_i64(p, rs->score);
 		if (w->cigar) {
