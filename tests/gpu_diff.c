@@ -16,7 +16,9 @@
  * Exits 77 when the build has no CUDA engine or no device is present.
  *
  * gpu_diff --bench Q.fa R.fa {local|global|semi} {dna|protein} REPS [all]: not a test;
- * times nw_gpu_align on zip (or all-vs-all) pairs repeated REPS times.
+ * times nw_gpu_align on zip (or all-vs-all) pairs repeated REPS times (DNA 2/4 gaps 4/2,
+ * protein blosum62 gaps 10/1; NW_BENCH_GAPS=O,E, NW_BENCH_ENDS=1 for ends only,
+ * NW_BENCH_ITERS calls, the first one a warm-up).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -161,6 +163,7 @@ static void run_set(const char *label, set_t *s, const nw_align_params_t *p)
 		free(g);
 		return;
 	}
+	int64_t n_diff = 0;
 	for (int64_t k = 0; k < s->n; k++) {
 		uint32_t qi = s->pairs[k].q, ri = s->pairs[k].r;
 		uint32_t ql = s->q.len[qi], rl = s->r.len[ri];
@@ -176,6 +179,7 @@ static void run_set(const char *label, set_t *s, const nw_align_params_t *p)
 		CHECK(crc == 0, "%s: nw_cpu_align failed on pair %" PRId64, label, k);
 		int same = g[k].score == c.score && g[k].qstart == c.qstart && g[k].qend == c.qend &&
 			   g[k].rstart == c.rstart && g[k].rend == c.rend;
+		if (!same) n_diff++;
 		if (same) {
 			tu_passed++;
 		} else if (n_printed++ < MAX_PRINT) {
@@ -190,6 +194,7 @@ static void run_set(const char *label, set_t *s, const nw_align_params_t *p)
 		}
 		nw_result_free(&c);
 	}
+	if (n_diff) printf("FAIL %s: %" PRId64 " of %" PRId64 " pairs differ\n", label, n_diff, s->n);
 	free(q);
 	free(r);
 	free(g);
@@ -215,7 +220,7 @@ static void random_sets(scoring_t *S, nw_mode_t mode)
 		int kind = S->kinds[kk];
 		set_t s;
 		set_init(&s, S->sc.alphabet);
-		int nshort = quick ? 60 : 220;
+		int nshort = quick >= 2 ? 20 : quick ? 60 : 220;
 		for (int i = 0; i < nshort; i++)
 			add_pair(&s, (uint32_t)rnd(1, rnd(0, 3) ? 60 : 300), (uint32_t)rnd(1, rnd(0, 3) ? 60 : 300), kind, a, b, CAP);
 		for (int i = 0; i < 6; i++) { /* single residues */
@@ -224,12 +229,12 @@ static void random_sets(scoring_t *S, nw_mode_t mode)
 			add_pair(&s, (uint32_t)rnd(1, 50), 1, kind, a, b, CAP);
 		}
 		int ne = (int)(sizeof edges / sizeof *edges);
-		for (int i = 0; i < (quick ? 12 : ne); i++) {
+		for (int i = 0; i < (quick >= 2 ? 4 : quick ? 12 : ne); i++) {
 			uint32_t e = edges[quick ? rnd(0, ne - 1) : i];
 			add_pair(&s, e, (uint32_t)rnd(1, 400), kind, a, b, CAP);
 			add_pair(&s, (uint32_t)rnd(1, 400), e, kind, a, b, CAP);
 		}
-		for (int i = 0; i < (quick ? 2 : 8); i++) /* several stripes */
+		for (int i = 0; i < (quick >= 2 ? 1 : quick ? 2 : 8); i++) /* several stripes */
 			add_pair(&s, (uint32_t)rnd(1000, 3000), (uint32_t)rnd(500, 3000), kind, a, b, CAP);
 		snprintf(label, sizeof label, "random %s %s gaps %d/%d kind %d", S->name, mode_name(mode),
 			 S->sc.gap_open, S->sc.gap_extend, kind);
@@ -293,7 +298,7 @@ static void long_hook_sets(scoring_t *S, nw_mode_t mode)
 		set_t s;
 		set_init(&s, S->sc.alphabet);
 		for (int i = 0; i < (quick ? 3 : 12); i++)
-			add_pair(&s, (uint32_t)rnd(2, quick ? 700 : 1500), (uint32_t)rnd(2, quick ? 700 : 1500),
+			add_pair(&s, (uint32_t)rnd(2, quick >= 2 ? 300 : quick ? 700 : 1500), (uint32_t)rnd(2, quick >= 2 ? 300 : quick ? 700 : 1500),
 				 S->kinds[i & 1], a, b, CAP);
 		setenv("NW_GPU_LONG_MIN", "2", 1);
 		setenv("NW_GPU_WIDE", wide ? "1" : "0", 1);
@@ -398,8 +403,11 @@ static int bench(int argc, char **argv)
 	int protein = !strcmp(argv[5], "protein"), reps = atoi(argv[6]), all = argc > 7 && !strcmp(argv[7], "all");
 	nw_alphabet_t a = protein ? NW_ALPHA_PROTEIN : NW_ALPHA_DNA;
 	nw_scoring_t sc;
-	int rc = protein ? nw_scoring_matrix(&sc, "blosum62", a, 10, 1, err, sizeof err)
-			 : nw_scoring_dna(&sc, 2, 4, 4, 2, err, sizeof err);
+	int O = protein ? 10 : 4, E = protein ? 1 : 2;
+	const char *eg = getenv("NW_BENCH_GAPS"); /* "O,E" */
+	if (eg) sscanf(eg, "%d,%d", &O, &E);
+	int rc = protein ? nw_scoring_matrix(&sc, "blosum62", a, O, E, err, sizeof err)
+			 : nw_scoring_dna(&sc, 2, 4, O, E, err, sizeof err);
 	set_t s;
 	set_init(&s, a);
 	if (rc < 0 || read_all(argv[2], a, &s.q, 0) != 0 || read_all(argv[3], a, &s.r, 0) != 0) {
@@ -417,22 +425,29 @@ static int bench(int argc, char **argv)
 	double cells = 0;
 	for (int64_t k = 0; k < s.n; k++) cells += (double)s.q.len[s.pairs[k].q] * s.r.len[s.pairs[k].r];
 	nw_result_t *res = calloc((size_t)s.n, sizeof *res);
-	nw_align_params_t p = {mode, &sc, 0, 0};
+	const char *ee = getenv("NW_BENCH_ENDS"); /* score and end only, as --top ranks */
+	nw_align_params_t p = {mode, &sc, 0, ee && *ee == '1'};
 	double best = 1e30;
-	for (int it = 0; it < 3; it++) {
-		double t0 = now();
+	const char *ei = getenv("NW_BENCH_ITERS");
+	int iters = ei ? atoi(ei) : 3;
+	if (iters < 2) iters = 2;
+	double kbest = 1e30;
+	for (int it = 0; it < iters; it++) {
+		double t0 = now(), k0 = nw_gpu_kernel_seconds(gpu);
 		if (nw_gpu_align(gpu, &p, &s.q, &s.r, s.pairs, s.n, res, err, sizeof err) != 0) {
 			fprintf(stderr, "bench: %s\n", err);
 			return 1;
 		}
-		double t = now() - t0;
+		double t = now() - t0, kt = nw_gpu_kernel_seconds(gpu) - k0;
 		if (it > 0 && t < best) best = t;
+		if (it > 0 && kt < kbest) kbest = kt;
 	}
 	int64_t sum = 0;
 	for (int64_t k = 0; k < s.n; k++) sum += res[k].score;
-	printf("bench %s %s %s: %" PRId64 " pairs, %.4g cells, nw_gpu_align %.4f s (best of 2 after a warm-up), "
-	       "%.1f GCUPS (forward cells / call time), %.3g pairs/s, score sum %" PRId64 "\n",
-	       argv[5], argv[4], all ? "all-vs-all" : "zip", s.n, cells, best, cells / best / 1e9, s.n / best, sum);
+	printf("bench %s %s %s: %" PRId64 " pairs, %.4g cells, nw_gpu_align %.4f s (best after a warm-up), "
+	       "%.1f GCUPS (forward cells / call time), kernels %.4f s (%.1f GCUPS), %.3g pairs/s, score sum %" PRId64 "\n",
+	       argv[5], argv[4], all ? "all-vs-all" : "zip", s.n, cells, best, cells / best / 1e9, kbest,
+	       cells / kbest / 1e9, s.n / best, sum);
 	free(res);
 	set_free(&s);
 	return 0;
@@ -457,7 +472,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	const char *qe = getenv("NW_GPU_DIFF_QUICK");
-	quick = qe && *qe == '1';
+	quick = qe ? atoi(qe) : 0; /* 1: smaller sets (memcheck); 2: smallest (racecheck) */
 	ws = nw_workspace_new();
 	scoring_t S[3];
 	memset(S, 0, sizeof S);
@@ -476,11 +491,12 @@ int main(int argc, char **argv)
 		if (!ok) break;
 		for (int si = 0; si < 3; si++)
 			for (int m = 0; m < 3; m++) {
+				if (quick >= 2 && (si == 1 || gm == 1 || m == 2)) continue;
 				random_sets(&S[si], modes[m]);
-				if (gm == 0 && si != 1) big_sets(&S[si], modes[m]);
+				if (gm == 0 && si != 1 && quick < 2) big_sets(&S[si], modes[m]);
 				if (si != 1 && (gm == 0 || !quick)) long_hook_sets(&S[si], modes[m]);
 			}
-		if (gm == 0) {
+		if (gm == 0 && quick < 2) {
 			char dir[1024];
 			const char *d = getenv("NW_DATA_DIR"), *top = getenv("top_srcdir");
 			if (d) snprintf(dir, sizeof dir, "%s", d);

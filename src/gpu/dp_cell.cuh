@@ -54,13 +54,15 @@ struct nw_l16 {
 	static NW_HD V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
 	static NW_HD V addmax(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
 	static NW_HD V addmax_relu(V a, V b, V c) { return __viaddmax_s16x2_relu(a, b, c); }
-	/* max(a, b); ge[k] = lane k of a >= lane k of b */
+	/* max(a, b); ge[k] = lane k of a >= lane k of b. Not __vibmax_s16x2: its sm_90 inline
+	 * asm (CUDA 13.0) writes the result before re-reading a without an early-clobber, so
+	 * when the compiler gives both one register (best = bmax(best, x)) the predicates are
+	 * always true. A lane of a is >= b exactly when the max left it unchanged. */
 	static NW_HD V bmax(V a, V b, bool *ge)
 	{
-		bool hi, lo;
-		V r = __vibmax_s16x2(a, b, &hi, &lo);
-		ge[0] = lo;
-		ge[1] = hi;
+		V r = max2(a, b), d = r ^ a;
+		ge[0] = (d & 0xffffu) == 0;
+		ge[1] = (d >> 16) == 0;
 		return r;
 	}
 	static NW_HD V lowest() { return 0x80008000u; }
@@ -77,7 +79,7 @@ struct nw_l32 {
 	static NW_HD V max3(V a, V b, V c) { return __vimax3_s32(a, b, c); }
 	static NW_HD V addmax(V a, V b, V c) { return __viaddmax_s32(a, b, c); }
 	static NW_HD V addmax_relu(V a, V b, V c) { return __viaddmax_s32_relu(a, b, c); }
-	static NW_HD V bmax(V a, V b, bool *ge) { return __vibmax_s32(a, b, ge); }
+	static NW_HD V bmax(V a, V b, bool *ge) { *ge = a >= b; return *ge ? a : b; }
 	static NW_HD V lowest() { return INT32_MIN; }
 };
 

@@ -57,13 +57,16 @@ struct nw_bthread {
 	SC sc;
 	uint32_t *cols;  /* cols[j]: scorer word of column j */
 	V *border;       /* border[2j], border[2j+1]: H and F below the stripe at column j */
-	V *snap;         /* my snapshot (LANES * R) */
+	V *snap;         /* my snapshot (NW_SNAP_WORDS) */
 	/* stripe */
 	int s;
 	int32_t i0;      /* padded index of my first row */
 	nw_sweep<SC, R, RELU> sw;
 	nw_tracker<L, R> tr;
 	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
+	/* next column's scorer word and border values, loaded one step ahead */
+	uint32_t cw_next;
+	V bh_next, bf_next;
 
 	NW_HD int32_t lb(int32_t real) const
 	{
@@ -139,6 +142,9 @@ struct nw_bthread {
 		}
 		sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
 		if (TRACK) tr.reset();
+		cw_next = N >= 1 ? cols[1] : 0;
+		bh_next = bf_next = 0;
+		if (t == 0 && s > 0 && N >= 1) bh_next = border[2], bf_next = border[3];
 	}
 
 	/* Step k of the stripe: column j = k - t + 1. hin/fin: what the thread above sent. */
@@ -146,16 +152,22 @@ struct nw_bthread {
 	{
 		int32_t j = (int32_t)k - t + 1;
 		if (s >= ns || j < 1 || j > N) return;
+		uint32_t cw = cw_next;
+		V bh = bh_next, bf = bf_next;
+		if (j < N) { /* issue the next step's loads now: they land while this one computes */
+			cw_next = cols[j + 1];
+			if (t == 0 && s > 0) bh_next = border[2 * j + 2], bf_next = border[2 * j + 3];
+		}
 		if (t == 0) {
 			if (s == 0) {
 				hin = L::splat(nw_top_border(ru, O, E, j));
 				fin = L::add(hin, neg_oe);
 			} else {
-				hin = border[2 * j];
-				fin = border[2 * j + 1];
+				hin = bh;
+				fin = bf;
 			}
 		}
-		sw.step(sc, cols[j], hin, fin, neg_oe, neg_e, hout, fout);
+		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (t == G - 1) {
 			if (s < ns - 1) {
 				border[2 * j] = hout;
@@ -207,7 +219,8 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 {
 	typedef nw_bthread<SC, R, KC> T;
 	typedef typename T::V V;
-	extern __shared__ int32_t nw_smem[];
+	typedef typename T::L L;
+	extern __shared__ __align__(16) int32_t nw_smem[];
 	int32_t *tab = nw_smem;
 	V *snaps = (V *)(nw_smem + NW_TAB_DIM * NW_TAB_DIM);
 	for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = p.table[x];
@@ -218,7 +231,7 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 	const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
 	const int64_t nwarps = ((int64_t)gridDim.x * blockDim.x) >> 5;
 	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
-	V *snap = snaps + threadIdx.x * (T::LANES * R);
+	V *snap = snaps + threadIdx.x * NW_SNAP_WORDS(L, R);
 	uint32_t *slot = p.scratch + (warp * gpw + g) * p.slot_words;
 	for (int64_t wi = warp; wi < nwi; wi += nwarps) {
 		T th;
@@ -269,13 +282,14 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 	SC sc;
 	nw_make_sc(p, p.table, &sc);
 	std::vector<T> th(32);
-	std::vector<V> snaps(32 * T::LANES * R), hout(32), fout(32), hin(32), fin(32);
+	typedef typename T::L L;
+	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, R)), hout(32), fout(32), hin(32), fin(32);
 	for (int64_t wi = 0; wi < nwi; wi++) {
 		int32_t nw_n = 0, nw_s = 0;
 		for (int l = 0; l < 32; l++) {
 			T &x = th[l];
 			x.init(p, sc, wi * gpw + l / G, l % G, p.scratch + (l / G) * p.slot_words,
-			       &snaps[l * T::LANES * R]);
+			       &snaps[l * NW_SNAP_WORDS(L, R)]);
 			x.stage_cols(p);
 		}
 		for (int l = 0; l < 32; l++) {
@@ -308,7 +322,8 @@ template <class SC, int R, int KC>
 static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p)
 {
 	typedef nw_bthread<SC, R, KC> T;
-	const size_t smem = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * T::LANES * R * sizeof(typename T::V);
+	typedef typename T::L L;
+	const size_t smem = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * NW_SNAP_WORDS(L, R) * sizeof(typename T::V);
 	int per_sm = 0;
 	NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_batch_kernel<SC, R, KC>,
 								       NW_BK_THREADS, smem));
@@ -329,6 +344,20 @@ static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p)
 	nw_batch_kernel<SC, R, KC><<<(unsigned)blocks, NW_BK_THREADS, smem, g->stream>>>(*p);
 	NW_LAUNCH_CHECK(g);
 	return 0;
+}
+
+template <class SC, int R, int KC>
+static int nw_occ_one(nw_gpu_t *g)
+{
+	typedef nw_bthread<SC, R, KC> T;
+	typedef typename T::L L;
+	const size_t smem = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * NW_SNAP_WORDS(L, R) * sizeof(typename T::V);
+	int per_sm = 0;
+	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_batch_kernel<SC, R, KC>, NW_BK_THREADS, smem) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return 4;
+	}
+	return per_sm * (NW_BK_THREADS / 32);
 }
 
 template <class SC, int R>
@@ -374,6 +403,33 @@ static int nw_dispatch(int bk, int R, F f)
 	}
 #undef NW_R_CASE
 	return NW_ERR_INTERNAL;
+}
+
+struct nw_occ_f {
+	nw_gpu_t *g;
+	int kind;
+	template <class SC, int R> int run()
+	{
+		switch (nw_kclass(kind)) {
+		case NW_KC_LOCAL: return nw_occ_one<SC, R, NW_KC_LOCAL>(g);
+		case NW_KC_REVLOCAL: return nw_occ_one<SC, R, NW_KC_REVLOCAL>(g);
+		default: return nw_occ_one<SC, R, NW_KC_LASTROW>(g);
+		}
+	}
+};
+
+int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int kind)
+{
+	int ri = R / 4 - 2; /* 8..32 -> 0..6 */
+	int kc = nw_kclass(kind);
+	if (bk < 0 || bk > 2 || ri < 0 || ri > 6) return 4;
+	int &c = g->occ[bk][ri][kc];
+	if (c == 0) {
+		nw_occ_f f = {g, kind};
+		c = nw_dispatch(bk, R, f);
+		if (c <= 0) c = 4;
+	}
+	return c;
 }
 
 struct nw_launch_f {

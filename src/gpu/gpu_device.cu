@@ -255,6 +255,8 @@ extern "C" nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen)
 
 extern "C" const char *nw_gpu_describe(const nw_gpu_t *g) { return g ? g->desc : "no GPU"; }
 
+extern "C" double nw_gpu_kernel_seconds(const nw_gpu_t *g) { return g ? g->kernel_s : 0; }
+
 extern "C" void nw_gpu_close(nw_gpu_t *g)
 {
 	if (!g) return;
@@ -268,6 +270,8 @@ extern "C" void nw_gpu_close(nw_gpu_t *g)
 	nw_dbuf_free(&g->table);
 	nw_dbuf_free(&g->scratch);
 	nw_dbuf_free(&g->lbuf);
+	if (g->ev_ok)
+		for (int k = 0; k < 2; k++) cudaEventDestroy(g->ev[k]);
 	if (g->stream) cudaStreamDestroy(g->stream);
 	free(g);
 }

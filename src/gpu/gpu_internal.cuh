@@ -69,6 +69,10 @@ struct nw_gpu_s {
 	cudaStream_t stream;
 	nw_dseqs_t q, r;
 	nw_dbuf_t jobs, items, outs, table, scratch, lbuf;
+	int occ[3][7][3];  /* resident warps per SM of batch kernels: [type][R/4-2][class] */
+	cudaEvent_t ev[2]; /* kernel timing */
+	int ev_ok;
+	double kernel_s;   /* seconds in DP kernels so far (nw_gpu_kernel_seconds) */
 	char *err;
 	size_t errlen;
 };
@@ -111,6 +115,8 @@ enum { NW_BK_FAST16 = 0, NW_BK_TAB16 = 1, NW_BK_TAB32 = 2 };
 #define NW_R32_LIST {8, 16}
 
 int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p);
+/* Resident warps per SM of a batch kernel instance (occupancy; cached in g). */
+int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int kind);
 /* The same thread logic run sequentially on the host (p points to host memory). */
 void nw_batch_emulate(int bk, int R, const nw_bparams_t *p);
 

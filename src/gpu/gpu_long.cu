@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_kernel(const nw_lp
 	typedef nw_lthread<L, KC> T;
 	typedef typename L::V V;
 	__shared__ int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
-	__shared__ V snaps[32 * NW_LONG_WARPS * NW_LONG_R];
+	__shared__ __align__(16) V snaps[32 * NW_LONG_WARPS * NW_SNAP_WORDS(L, NW_LONG_R)];
 	for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = p.table[x];
 	__syncthreads();
 	int64_t lo = p.d - (p.ntj - 1) > 0 ? p.d - (p.ntj - 1) : 0;
@@ -146,7 +146,7 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_kernel(const nw_lp
 	if (ti > hi) return; /* whole warp */
 	const int t = threadIdx.x & 31;
 	T th;
-	th.init(p, tab, ti, t, snaps + threadIdx.x * NW_LONG_R);
+	th.init(p, tab, ti, t, snaps + threadIdx.x * NW_SNAP_WORDS(L, NW_LONG_R));
 	__syncwarp(); /* everyone has read colbuf before anyone writes it */
 	V hout = 0, fout = 0;
 	int64_t steps = th.j1 - th.j0 + 1 + 31;
@@ -245,12 +245,12 @@ static void nw_long_emul_launch(const nw_lparams_t *p)
 {
 	typedef nw_lthread<L, KC> T;
 	typedef typename L::V V;
-	std::vector<V> snaps(32 * NW_LONG_R), hout(32), fout(32), hin(32), fin(32);
+	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, NW_LONG_R)), hout(32), fout(32), hin(32), fin(32);
 	std::vector<T> th(32);
 	int64_t lo = p->d - (p->ntj - 1) > 0 ? p->d - (p->ntj - 1) : 0;
 	int64_t hi = p->d < p->nti - 1 ? p->d : p->nti - 1;
 	for (int64_t ti = lo; ti <= hi; ti++) {
-		for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_LONG_R]);
+		for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_SNAP_WORDS(L, NW_LONG_R)]);
 		for (int l = 0; l < 32; l++) hout[l] = fout[l] = 0;
 		int64_t steps = th[0].j1 - th[0].j0 + 1 + 31;
 		for (int64_t k = 0; k < steps; k++) {

@@ -157,13 +157,32 @@ struct nw_sweep {
 	}
 };
 
-/* Per-thread max tracking over one stripe (or tile). snap: LANES * R words of shared
- * memory owned by this thread. */
+/* Per-thread max tracking over one stripe (or tile). snap: NW_SNAP_WORDS(L, R) words of
+ * shared memory owned by this thread, 16-byte aligned. Snapshots of 4-byte lanes are
+ * stored 16 bytes at a time, and the per-thread stride is padded by 16 bytes so that the
+ * few threads that store at one step hit different banks. */
+#define NW_SNAP_WORDS(L, R) ((L::LANES) * (R) + 16 / (int)sizeof(typename L::V))
+
 template <class L, int R>
 struct nw_tracker {
 	typedef typename L::V V;
 	V best;
 	int64_t bj[L::LANES];
+
+	static NW_HD void save(V *dst, const V *h)
+	{
+#ifdef __CUDA_ARCH__
+		if (sizeof(V) == 4 && R % 4 == 0) {
+#pragma unroll
+			for (int r = 0; r < R; r += 4)
+				*(uint4 *)(dst + r) = make_uint4((uint32_t)h[r], (uint32_t)h[r + 1], (uint32_t)h[r + 2],
+								 (uint32_t)h[r + 3]);
+			return;
+		}
+#endif
+#pragma unroll
+		for (int r = 0; r < R; r++) dst[r] = h[r];
+	}
 
 	NW_HD void reset()
 	{
@@ -178,8 +197,7 @@ struct nw_tracker {
 		for (int k = 0; k < L::LANES; k++) {
 			if (!ge[k]) {
 				bj[k] = j;
-#pragma unroll
-				for (int r = 0; r < R; r++) snap[k * R + r] = h[r];
+				save(snap + k * R, h);
 			}
 		}
 	}
