@@ -23,6 +23,7 @@
 #   -w STR  workloads, any of ABCD [ABCD]
 #   -o DIR  where inputs, outputs and the report go [bench/out]
 # The report (a RESULTS.md section ending in `result` lines) is written to OUTDIR/report.md.
+# COMMIT=HASH names the commit where the tree has no .git (a copied working tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,7 +48,7 @@ REPORT=$OUTDIR/report.md
 TABLE=$OUTDIR/table.txt
 THREADS=$(nproc)
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || echo unknown)
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+COMMIT=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 cc -O2 -o "$OUTDIR/wgen" bench/wgen.c
 WGEN=$OUTDIR/wgen
 
@@ -82,7 +83,7 @@ run_nw() {
 	kern=${kern:-NA}
 	gw=$(awk -v c="$cells" -v t="$wall" 'BEGIN {printf "%.1f", c / t / 1e9}')
 	gk=NA
-	[ "$kern" != NA ] && gk=$(awk -v c="$cells" -v t="$kern" 'BEGIN {printf "%.1f", t > 0 ? c / t / 1e9 : 0}')
+	[ "$kern" != NA ] && gk=$(awk -v c="$cells" -v t="$kern" 'BEGIN {printf "%.1f", (t > 0 ? c / t / 1e9 : 0)}')
 	pps=$(awk -v p="$pairs" -v t="$wall" 'BEGIN {printf "%.0f", p / t}')
 	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name" nwalign "$cells" "$wall" "$kern" "$gk" "$gw" "$pps" >>"$TABLE"
 	RESULTS+=("result $name gcups=$gk wall_gcups=$gw wall_s=$wall pairs_per_s=$pps gpu=\"$GPU\" commit=$COMMIT")
