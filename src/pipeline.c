@@ -5,7 +5,8 @@
  * All vs all: every reference is read and packed once and held in memory; queries stream
  * in batches of --batch-size records, and each batch is cut into chunks of whole queries
  * (plan.c) so that results stay bounded. Zip: queries and references are read in
- * lockstep, batch by batch. Results are written in input order whatever the engine.
+ * lockstep, batch by batch. The next batch is read on a thread of its own (feeder.c) while
+ * the current one aligns. Results are written in input order whatever the engine.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "cpu_align.h"
+#include "feeder.h"
 #include "gpu.h"
 #include "nwalign.h"
 #include "plan.h"
@@ -32,7 +34,6 @@ typedef struct {
 	nw_pair_t *top_pairs;        /* --top: the kept pairs of a chunk and their results */
 	nw_result_t *top_res;
 	nw_result_t *rc_res;         /* --strand both: results of the reverse complements */
-	nw_batch_t qb_rc;            /* --strand both: the query batch reverse complemented */
 	nw_writer_t *writer;
 	double cells, t0, last_progress;
 	int64_t n_pairs;
@@ -167,14 +168,15 @@ static int engine(const run_t *run, const nw_align_params_t *p, const nw_batch_t
 /* Results of n pairs on the strands asked for: with --strand both, the reverse
  * complements are aligned too (into run->rc_res) and each pair keeps the better strand,
  * the query as given on ties. Coordinates stay on the query as given. */
-static int align_strands(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+static int align_strands(run_t *run, const nw_align_params_t *p, const nw_batch_set_t *set,
 			 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res,
 			 int64_t n, char *err, size_t errlen)
 {
+	const nw_batch_t *qb = &set->q;
 	int ret = engine(run, p, qb, rb, pairs, res, n, err, errlen);
 	if (ret < 0 || !run->opt->both_strands)
 		return ret;
-	if ((ret = engine(run, p, &run->qb_rc, rb, pairs, run->rc_res, n, err, errlen)) < 0)
+	if ((ret = engine(run, p, &set->q_rc, rb, pairs, run->rc_res, n, err, errlen)) < 0)
 		return ret;
 	for (int64_t k = 0; k < n; k++) {
 		res[k].strand = 0;
@@ -222,9 +224,10 @@ static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 	return kept;
 }
 
-static int align_chunk(run_t *run, const nw_batch_t *qb, const nw_batch_t *rb, int64_t n,
+static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
 		       char *err, size_t errlen)
 {
+	const nw_batch_t *qb = &set->q;
 	const nw_pair_t *out_pairs = run->pairs;
 	const nw_result_t *out_res = run->res;
 	int64_t n_out = n;
@@ -234,15 +237,15 @@ static int align_chunk(run_t *run, const nw_batch_t *qb, const nw_batch_t *rb, i
 		nw_align_params_t ends = run->params;
 		ends.ends_only = 1;
 		ends.want_path = 0;
-		if ((ret = align_strands(run, &ends, qb, rb, run->pairs, run->res, n, err, errlen)) < 0)
+		if ((ret = align_strands(run, &ends, set, rb, run->pairs, run->res, n, err, errlen)) < 0)
 			return ret;
 		n_out = select_top(run, n, (uint32_t)rb->n);
-		ret = align_strands(run, &run->params, qb, rb, run->top_pairs, run->top_res, n_out,
+		ret = align_strands(run, &run->params, set, rb, run->top_pairs, run->top_res, n_out,
 				    err, errlen);
 		out_pairs = run->top_pairs;
 		out_res = run->top_res;
 	} else {
-		ret = align_strands(run, &run->params, qb, rb, run->pairs, run->res, n, err, errlen);
+		ret = align_strands(run, &run->params, set, rb, run->pairs, run->res, n, err, errlen);
 	}
 	if (ret < 0)
 		return ret;
@@ -393,80 +396,32 @@ static int ensure_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 
 /* ---------------------------------------------------------------- the two pairings */
 
-/* Pack the pending query records, and their reverse complements for --strand both. */
-static int encode_queries(run_t *run, nw_reader_t *qr, nw_batch_t *qb, char *err, size_t errlen)
+/* Every batch set from the feeder, cut into chunks: whole queries against every
+ * reference (all_refs) for all vs all, record i with record i for zip. */
+static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, int64_t nq,
+		       int64_t nr, char *err, size_t errlen)
 {
-	int ret = nw_reader_encode(qr, run->alphabet, qb, err, errlen);
-	if (ret == 0 && run->opt->both_strands && (ret = nw_batch_revcomp(qb, &run->qb_rc)) < 0)
-		snprintf(err, errlen, "out of memory for the reverse complements");
-	return ret;
-}
-
-static int run_all(run_t *run, nw_reader_t *qr, const nw_batch_t *rb, nw_batch_t *qb,
-		   char *err, size_t errlen)
-{
-	const nw_opt_t *opt = run->opt;
 	int ret = 0;
-	for (;;) {
-		for (uint32_t q0 = 0; q0 < qb->n;) {
-			uint32_t span = nw_plan_all_span(q0, (uint32_t)qb->n, (uint32_t)rb->n);
-			int64_t n = (int64_t)span * rb->n;
+	nw_batch_set_t *s = nw_feeder_first(fd, nq, nr, err, errlen);
+	for (; s && s->q.n > 0; s = nw_feeder_next(fd, err, errlen)) {
+		const nw_batch_t *rb = all_refs ? all_refs : &s->r;
+		uint32_t n_q = (uint32_t)s->q.n;
+		for (uint32_t q0 = 0; q0 < n_q;) {
+			uint32_t span = all_refs ? nw_plan_all_span(q0, n_q, (uint32_t)rb->n)
+				: (n_q - q0 > NW_CHUNK_PAIRS ? (uint32_t)NW_CHUNK_PAIRS : n_q - q0);
+			int64_t n = all_refs ? (int64_t)span * rb->n : span;
 			if ((ret = ensure_chunk(run, n, err, errlen)) < 0)
 				return ret;
-			nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->pairs);
-			if ((ret = align_chunk(run, qb, rb, n, err, errlen)) < 0)
+			if (all_refs)
+				nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->pairs);
+			else
+				nw_plan_zip(q0, q0 + span, run->pairs);
+			if ((ret = align_chunk(run, s, rb, n, err, errlen)) < 0)
 				return ret;
 			q0 += span;
 		}
-		int64_t got = nw_reader_fill(qr, opt->batch_records, opt->batch_residues, err, errlen);
-		if (got <= 0)
-			return (int)got;
-		if ((ret = encode_queries(run, qr, qb, err, errlen)) < 0)
-			return ret;
 	}
-}
-
-static int zip_mismatch(const run_t *run, nw_reader_t *qr, nw_reader_t *rr, char *err,
-			size_t errlen)
-{
-	int q_short = nw_reader_records_read(qr) < nw_reader_records_read(rr);
-	snprintf(err, errlen, "--pairs zip: '%s' ends after %lld records, but '%s' has more",
-		 q_short ? run->opt->query_path : run->opt->ref_path,
-		 (long long)(q_short ? nw_reader_records_read(qr) : nw_reader_records_read(rr)),
-		 q_short ? run->opt->ref_path : run->opt->query_path);
-	return NW_ERR_FORMAT;
-}
-
-/* Zip: the reference batch takes as many records as the query batch has. nq and nr are
- * the pending counts of the first batches. */
-static int run_zip(run_t *run, nw_reader_t *qr, nw_reader_t *rr, nw_batch_t *qb,
-		   nw_batch_t *rb, int64_t nq, int64_t nr, char *err, size_t errlen)
-{
-	const nw_opt_t *opt = run->opt;
-	int ret;
-	for (;;) {
-		if (nq != nr)
-			return zip_mismatch(run, qr, rr, err, errlen);
-		if (nq == 0)
-			return 0;
-		if ((ret = encode_queries(run, qr, qb, err, errlen)) < 0 ||
-		    (ret = nw_reader_encode(rr, run->alphabet, rb, err, errlen)) < 0)
-			return ret;
-		for (uint32_t i0 = 0; i0 < qb->n;) {
-			uint32_t i1 = qb->n - i0 > NW_CHUNK_PAIRS ? i0 + (uint32_t)NW_CHUNK_PAIRS
-							       : (uint32_t)qb->n;
-			if ((ret = ensure_chunk(run, i1 - i0, err, errlen)) < 0)
-				return ret;
-			nw_plan_zip(i0, i1, run->pairs);
-			if ((ret = align_chunk(run, qb, rb, i1 - i0, err, errlen)) < 0)
-				return ret;
-			i0 = i1;
-		}
-		if ((nq = nw_reader_fill(qr, opt->batch_records, opt->batch_residues, err, errlen)) < 0)
-			return (int)nq;
-		if ((nr = nw_reader_fill(rr, nq > 0 ? nq : 1, UINT64_MAX, err, errlen)) < 0)
-			return (int)nr;
-	}
+	return s ? 0 : fd->ret; /* NULL: the feeder failed, its message is in err */
 }
 
 /* ---------------------------------------------------------------- entry point */
@@ -475,13 +430,13 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 {
 	run_t run = {.opt = opt};
 	nw_reader_t *qr = NULL, *rr = NULL;
-	nw_batch_t qb, rb, sam_refs;
+	nw_batch_t rb, sam_refs;
+	nw_feeder_t feeder;
+	int feeder_ready = 0;
 	nw_ref_list_t refs = {0};
 	int ret, zip = opt->pairing == NW_PAIRS_ZIP;
 	int64_t nq = 0, nr = 0;
 
-	nw_batch_init(&qb, NW_ALPHA_AUTO);
-	nw_batch_init(&run.qb_rc, NW_ALPHA_AUTO);
 	nw_batch_init(&rb, NW_ALPHA_AUTO);
 	nw_batch_init(&sam_refs, NW_ALPHA_AUTO);
 	run.t0 = now();
@@ -501,8 +456,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	run.params.mode = opt->mode;
 	run.params.sc = &run.sc;
 	run.params.want_path = opt->cigar || opt->format != NW_FMT_TSV;
-	if (!zip && ((ret = nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0 ||
-		     (ret = encode_queries(&run, qr, &qb, err, errlen)) < 0))
+	if (!zip && (ret = nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
 		goto out;
 	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
 		    nw_alphabet_name(run.alphabet), run.alphabet_guessed ? " (detected)" : "",
@@ -515,8 +469,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		ret = NW_ERR_IO;
 		goto out;
 	}
-	ret = zip ? run_zip(&run, qr, rr, &qb, &rb, nq, nr, err, errlen)
-		  : run_all(&run, qr, &rb, &qb, err, errlen);
+	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands,
+		       opt->batch_records, opt->batch_residues);
+	feeder_ready = 1;
+	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, nr, err, errlen);
 	if (ret == 0) {
 		ret = nw_writer_close(run.writer, err, errlen);
 		run.writer = NULL;
@@ -547,13 +503,13 @@ out:
 			nw_result_free(&run.rc_res[k]);
 	}
 	free(run.rc_res);
-	nw_batch_free(&run.qb_rc);
+	if (feeder_ready)
+		nw_feeder_free(&feeder);
 	free(run.res);
 	free(run.top_res);
 	free(run.top_pairs);
 	free(run.pairs);
 	free(refs.name);
-	nw_batch_free(&qb);
 	nw_batch_free(&rb);
 	nw_batch_free(&sam_refs);
 	nw_reader_close(qr);

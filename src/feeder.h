@@ -1,0 +1,44 @@
+/* feeder.h: query batches (and, for zip, the matching reference batches) read and packed
+ * on a thread of their own, one batch ahead of the engine, so that reading FASTA overlaps
+ * aligning and writing. */
+#ifndef NW_FEEDER_H
+#define NW_FEEDER_H
+
+#include <pthread.h>
+
+#include "nwalign.h"
+
+typedef struct {
+	nw_batch_t q;       /* queries */
+	nw_batch_t q_rc;    /* their reverse complements (--strand both) */
+	nw_batch_t r;       /* zip: the references paired with q, record by record */
+} nw_batch_set_t;
+
+typedef struct {
+	nw_reader_t *qr, *rr;        /* rr: zip only (NULL for all vs all) */
+	nw_alphabet_t alphabet;
+	int both_strands;
+	int64_t batch_records;
+	uint64_t batch_residues;
+	nw_batch_set_t set[2];       /* the engine's and the one being read */
+	int cur;
+	pthread_t thread;
+	int running;
+	int ret;                     /* of the last read */
+	char err[512];
+} nw_feeder_t;
+
+/* Takes the readers (not their ownership). The records already pending in them (read for
+ * the alphabet guess: nq queries, nr references) make the first set. */
+void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t a,
+		    int both_strands, int64_t batch_records, uint64_t batch_residues);
+/* The first set (packed now), the next one starts reading behind it. NULL on error. */
+nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, int64_t nr, char *err,
+				size_t errlen);
+/* The next set once the engine is done with the current one; a set with q.n == 0 marks
+ * the end of the input. NULL on error (message in err). */
+nw_batch_set_t *nw_feeder_next(nw_feeder_t *f, char *err, size_t errlen);
+/* Waits for a read in flight and frees the sets. */
+void nw_feeder_free(nw_feeder_t *f);
+
+#endif
