@@ -355,40 +355,38 @@ static int collect_refs(run_t *run, const nw_batch_t *all_refs, nw_ref_list_t *l
 	return 0;
 }
 
+/* Grow *res from old to n results, the new ones zeroed (no CIGAR buffer yet). */
+static int grow_results(nw_result_t **res, int64_t old, int64_t n)
+{
+	nw_result_t *r = realloc(*res, (size_t)n * sizeof *r);
+	if (!r)
+		return NW_ERR_MEMORY;
+	memset(r + old, 0, (size_t)(n - old) * sizeof *r);
+	*res = r;
+	return 0;
+}
+
+static int grow_pairs(nw_pair_t **pairs, int64_t n)
+{
+	nw_pair_t *p = realloc(*pairs, (size_t)n * sizeof *p);
+	if (!p)
+		return NW_ERR_MEMORY;
+	*pairs = p;
+	return 0;
+}
+
+/* Room for n pairs in every per-chunk array the run uses. */
 static int ensure_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 {
-	if (n <= run->res_cap)
+	int64_t old = run->res_cap;
+	if (n <= old)
 		return 0;
-	nw_pair_t *p = realloc(run->pairs, (size_t)n * sizeof *p);
-	nw_result_t *r = p ? realloc(run->res, (size_t)n * sizeof *r) : NULL;
-	if (p)
-		run->pairs = p;
-	if (!r) {
+	if (grow_pairs(&run->pairs, n) < 0 || grow_results(&run->res, old, n) < 0 ||
+	    (run->opt->both_strands && grow_results(&run->rc_res, old, n) < 0) ||
+	    (run->opt->top > 0 && (grow_pairs(&run->top_pairs, n) < 0 ||
+				   grow_results(&run->top_res, old, n) < 0))) {
 		snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
 		return NW_ERR_MEMORY;
-	}
-	memset(r + run->res_cap, 0, (size_t)(n - run->res_cap) * sizeof *r);
-	run->res = r;
-	if (run->opt->both_strands) {
-		nw_result_t *rr = realloc(run->rc_res, (size_t)n * sizeof *rr);
-		if (!rr) {
-			snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
-			return NW_ERR_MEMORY;
-		}
-		memset(rr + run->res_cap, 0, (size_t)(n - run->res_cap) * sizeof *rr);
-		run->rc_res = rr;
-	}
-	if (run->opt->top > 0) {
-		nw_pair_t *tp = realloc(run->top_pairs, (size_t)n * sizeof *tp);
-		nw_result_t *tr = tp ? realloc(run->top_res, (size_t)n * sizeof *tr) : NULL;
-		if (tp)
-			run->top_pairs = tp;
-		if (!tr) {
-			snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
-			return NW_ERR_MEMORY;
-		}
-		memset(tr + run->res_cap, 0, (size_t)(n - run->res_cap) * sizeof *tr);
-		run->top_res = tr;
 	}
 	run->res_cap = n;
 	return 0;
