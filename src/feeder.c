@@ -39,33 +39,66 @@ static int zip_mismatch(nw_feeder_t *f)
 	return NW_ERR_FORMAT;
 }
 
+/* The zip references of a set: nq records (filled unless already pending), packed. Runs
+ * on its own thread beside the packing of the queries. */
+typedef struct {
+	nw_feeder_t *f;
+	nw_batch_set_t *s;
+	int64_t nq, nr;
+	int ret;
+	char err[512];
+} ref_job_t;
+
+static void *read_refs(void *arg)
+{
+	ref_job_t *j = arg;
+	nw_feeder_t *f = j->f;
+	if (j->nr < 0 &&
+	    (j->nr = nw_reader_fill(f->rr, j->nq > 0 ? j->nq : 1, UINT64_MAX, j->err, sizeof j->err)) < 0) {
+		j->ret = (int)j->nr;
+		return NULL;
+	}
+	if (j->nr != j->nq)
+		j->ret = NW_ERR_FORMAT; /* reported by the caller, which knows both readers */
+	else if (j->nq > 0)
+		j->ret = nw_reader_encode(f->rr, f->alphabet, &j->s->r, j->err, sizeof j->err);
+	return NULL;
+}
+
 /* Fill (unless nq >= 0 records are already pending) and pack one set. */
 static int read_set(nw_feeder_t *f, nw_batch_set_t *s, int64_t nq, int64_t nr)
 {
 	char *err = f->err;
 	size_t errlen = sizeof f->err;
-	int ret;
-	if (nq < 0) {
-		nq = nw_reader_fill(f->qr, f->batch_records, f->batch_residues, err, errlen);
-		if (nq < 0)
-			return (int)nq;
-		if (f->rr && (nr = nw_reader_fill(f->rr, nq > 0 ? nq : 1, UINT64_MAX, err, errlen)) < 0)
-			return (int)nr;
-	}
-	if (f->rr && nr != nq)
-		return zip_mismatch(f);
-	if (nq == 0) {
+	ref_job_t refs = {.f = f, .s = s, .nr = nq < 0 ? -1 : nr};
+	pthread_t tid;
+	int ret = 0, threaded = 0;
+	if (nq < 0 && (nq = nw_reader_fill(f->qr, f->batch_records, f->batch_residues, err, errlen)) < 0)
+		return (int)nq;
+	refs.nq = nq;
+	if (f->rr)
+		threaded = pthread_create(&tid, NULL, read_refs, &refs) == 0;
+	if (f->rr && !threaded)
+		read_refs(&refs);
+	if (nq > 0) {
+		ret = nw_reader_encode(f->qr, f->alphabet, &s->q, err, errlen);
+		if (ret == 0 && f->both_strands && nw_batch_revcomp(&s->q, &s->q_rc) < 0) {
+			snprintf(err, errlen, "out of memory for the reverse complements");
+			ret = NW_ERR_MEMORY;
+		}
+	} else {
 		nw_batch_clear(&s->q);
-		return 0;
 	}
-	if ((ret = nw_reader_encode(f->qr, f->alphabet, &s->q, err, errlen)) < 0)
+	if (threaded)
+		pthread_join(tid, NULL);
+	if (ret < 0)
 		return ret;
-	if (f->both_strands && nw_batch_revcomp(&s->q, &s->q_rc) < 0) {
-		snprintf(err, errlen, "out of memory for the reverse complements");
-		return NW_ERR_MEMORY;
+	if (refs.ret == NW_ERR_FORMAT && refs.nr != refs.nq && refs.nr >= 0)
+		return zip_mismatch(f);
+	if (refs.ret < 0) {
+		snprintf(err, errlen, "%s", refs.err);
+		return refs.ret;
 	}
-	if (f->rr && (ret = nw_reader_encode(f->rr, f->alphabet, &s->r, err, errlen)) < 0)
-		return ret;
 	return 0;
 }
 
