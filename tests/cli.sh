@@ -73,6 +73,12 @@ awk -F'\t' '{print $1 "\t" $5}' "$tmp/zip.tsv" >"$tmp/zip.names"
 printf 'read1_exact\tlambda_1000_1600\nread2_subs\tlambda_20000_20400\nread3_indels\tlambda_40000_40300\n' >"$tmp/zip.want"
 same "--pairs zip order" "$tmp/zip.want" "$tmp/zip.names"
 
+# Batches read ahead on a thread give the same output whatever their size, zip included.
+"$NWALIGN" -q "$data/reads.fq" -r "$data/reads.fq" --pairs zip -m local -c --strand both -t 2 >"$tmp/zip1.tsv"
+"$NWALIGN" -q "$data/reads.fq" -r "$data/reads.fq" --pairs zip -m local -c --strand both -t 2 --batch-size 3 >"$tmp/zip3.tsv"
+same "zip with batches of 3" "$tmp/zip1.tsv" "$tmp/zip3.tsv"
+[ "$(grep -vc '^#' "$tmp/zip3.tsv")" = 8 ] && ok || bad "zip of 8 reads with themselves: $(grep -vc '^#' "$tmp/zip3.tsv") lines"
+
 # An exact copy aligns with no edits: local score = 2 x length.
 line=$(awk -F'\t' '$1 == "read1_exact" && $5 == "lambda_1000_1600"' "$gold/local_cigar.tsv")
 case $line in
