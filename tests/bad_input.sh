@@ -59,6 +59,15 @@ expect "bad strand" 1 "--strand must be forward or both" -q "$q" -r "$r" --stran
 expect "strand both with protein" 1 "--strand both needs DNA" -q "$data/globins.fa" -r "$data/globins.fa" --strand both
 expect "stray argument" 1 "unexpected argument" -q "$q" -r "$r" extra
 
+# --backend gpu without a GPU engine or a device: one clear line (where a device is
+# present the run simply succeeds).
+if ! "$NWALIGN" -q "$q" -r "$r" --backend gpu >/dev/null 2>"$tmp/gpu.err"; then
+	[ "$(wc -l <"$tmp/gpu.err")" = 1 ] && grep -Eq '^nwalign: error: .*(CUDA|device)' "$tmp/gpu.err" &&
+		ok || bad "--backend gpu without a device: $(cat "$tmp/gpu.err")"
+else
+	ok
+fi
+
 # Input errors: exit 2, the message names the file.
 expect "missing file" 2 "cannot open '$tmp/nope.fa'" -q "$tmp/nope.fa" -r "$r"
 expect "directory" 2 "$tmp" -q "$tmp" -r "$r"
