@@ -29,7 +29,8 @@ typedef struct {
 	nw_align_params_t params;    /* want_path set when the output needs a path */
 	nw_gpu_t *gpu;               /* NULL: the CPU engine */
 	nw_pair_t *pairs;
-	nw_result_t *res;            /* NW_CHUNK_PAIRS results, CIGAR buffers reused */
+	nw_result_t *res;            /* a chunk's results, CIGAR buffers reused */
+	int64_t chunk_pairs;         /* pairs a chunk may hold: the engine's choice */
 	int64_t res_cap;
 	nw_pair_t *top_pairs;        /* --top: the kept pairs of a chunk and their results */
 	nw_result_t *top_res;
@@ -312,7 +313,11 @@ static int setup_backend(run_t *run, char *err, size_t errlen)
 		return NW_ERR_GPU;
 	}
 	run->gpu = nw_gpu_open(opt->device, err, errlen);
-	return run->gpu ? 0 : NW_ERR_GPU;
+	if (!run->gpu)
+		return NW_ERR_GPU;
+	if (nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
+		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu);
+	return 0;
 }
 
 /* Names and lengths of every reference, for the SAM header. In zip mode this reads the
@@ -405,8 +410,8 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 		const nw_batch_t *rb = all_refs ? all_refs : &s->r;
 		uint32_t n_q = (uint32_t)s->q.n;
 		for (uint32_t q0 = 0; q0 < n_q;) {
-			uint32_t span = all_refs ? nw_plan_all_span(q0, n_q, (uint32_t)rb->n)
-				: (n_q - q0 > NW_CHUNK_PAIRS ? (uint32_t)NW_CHUNK_PAIRS : n_q - q0);
+			uint32_t span = nw_plan_all_span(q0, n_q, all_refs ? (uint32_t)rb->n : 0,
+							 run->chunk_pairs);
 			int64_t n = all_refs ? (int64_t)span * rb->n : span;
 			if ((ret = ensure_chunk(run, n, err, errlen)) < 0)
 				return ret;
@@ -426,7 +431,7 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 
 int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 {
-	run_t run = {.opt = opt};
+	run_t run = {.opt = opt, .chunk_pairs = NW_CHUNK_PAIRS};
 	nw_reader_t *qr = NULL, *rr = NULL;
 	nw_batch_t rb, sam_refs;
 	nw_feeder_t feeder;

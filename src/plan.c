@@ -4,9 +4,9 @@
  * return results in this order. */
 #include "plan.h"
 
-uint32_t nw_plan_all_span(uint32_t q0, uint32_t n_query, uint32_t n_ref)
+uint32_t nw_plan_all_span(uint32_t q0, uint32_t n_query, uint32_t n_ref, int64_t chunk_pairs)
 {
-	int64_t per = n_ref ? NW_CHUNK_PAIRS / n_ref : NW_CHUNK_PAIRS;
+	int64_t per = n_ref ? chunk_pairs / n_ref : chunk_pairs;
 	if (per < 1)
 		per = 1;
 	int64_t left = (int64_t)n_query - q0;

@@ -4,6 +4,8 @@
  *  - random and mutated pairs of 1..300 residues, DNA (ACGT only: the 2-bit XOR scorer;
  *    N-rich with IUPAC codes: the table scorer) and protein, every mode, linear and affine
  *    gaps, three scorings; single residues, identical sequences;
+ *  - all against all (N-rich DNA, protein): the query-profile scorer, queries of lengths
+ *    around its stripe sizes;
  *  - lengths around the batch kernel's stripe sizes (multiples of 8..32 rows times 1..32
  *    threads, +-1), and medium pairs that take several stripes;
  *  - 16-bit overflow: local pairs whose score passes 32767 (redone in 32 bits), global
@@ -247,6 +249,48 @@ static void random_sets(scoring_t *S, nw_mode_t mode)
 		}
 		set_free(&s);
 	}
+}
+
+/* All against all: many pairs share a query, so that table-scored forward passes take
+ * the query profile (pairs of one query in both lanes, batches padded at each query). */
+static void all_vs_all_sets(scoring_t *S, nw_mode_t mode)
+{
+	enum { CAP = 4000 };
+	static uint8_t a[CAP];
+	static const uint32_t qlens[] = {1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1500};
+	nw_align_params_t p = {mode, &S->sc, 0, 0};
+	char label[160];
+	int kind = S->kinds[1];
+	set_t s;
+	set_init(&s, S->sc.alphabet);
+	int nq = quick >= 2 ? 3 : quick ? 5 : 9, nr = quick >= 2 ? 20 : quick ? 40 : 90;
+	for (int i = 0; i < nq; i++) {
+		uint32_t l = i < 2 ? (uint32_t)rnd(1, 300) : qlens[rnd(0, (int)(sizeof qlens / sizeof *qlens) - 1)];
+		rand_seq(a, l, kind);
+		CHECK(nw_batch_push(&s.q, "q", a, l, NULL) == 0, "push query");
+	}
+	for (int i = 0; i < nr; i++) {
+		uint32_t l = (uint32_t)rnd(1, rnd(0, 3) ? 300 : 1200);
+		if (i % 5 == 0 && s.q.n > 0) { /* a mutated copy of a query: high scores */
+			uint8_t *q = malloc(s.q.len[i % s.q.n] + 1);
+			nw_batch_unpack(&s.q, i % s.q.n, q);
+			l = mutate(q, s.q.len[i % s.q.n], a, CAP, 20, kind);
+			free(q);
+		} else {
+			rand_seq(a, l, kind);
+		}
+		CHECK(nw_batch_push(&s.r, "r", a, l, NULL) == 0, "push reference");
+	}
+	for (int64_t i = 0; i < s.q.n; i++)
+		for (int64_t j = 0; j < s.r.n; j++) set_pair(&s, (uint32_t)i, (uint32_t)j);
+	snprintf(label, sizeof label, "all-vs-all %s %s gaps %d/%d kind %d", S->name, mode_name(mode),
+		 S->sc.gap_open, S->sc.gap_extend, kind);
+	run_set(label, &s, &p);
+	nw_align_params_t pe = p;
+	pe.ends_only = 1;
+	strncat(label, " ends-only", sizeof label - strlen(label) - 1);
+	run_set(label, &s, &pe);
+	set_free(&s);
 }
 
 /* 16-bit limits and the long kernel, for one scoring and mode. */
@@ -493,6 +537,7 @@ int main(int argc, char **argv)
 			for (int m = 0; m < 3; m++) {
 				if (quick >= 2 && (si == 1 || gm == 1 || m == 2)) continue;
 				random_sets(&S[si], modes[m]);
+				if (si != 0) all_vs_all_sets(&S[si], modes[m]);
 				if (gm == 0 && si != 1 && quick < 2) big_sets(&S[si], modes[m]);
 				if (si != 1 && (gm == 0 || !quick)) long_hook_sets(&S[si], modes[m]);
 			}

@@ -159,10 +159,13 @@ NW_HD int64_t nw_left_border(const nw_dp_rules &ru, int64_t O, int64_t E, int64_
  * of every lane sits at the same register. Padded rows copy the top border exactly when
  * they score row_pad against every column (0 when the top border is 0, otherwise below
  * -(O+Ext)); padded columns score col_pad < 0 and so never tie with or beat a real cell
- * of a max-tracking pass, and never influence columns <= n. */
+ * of a max-tracking pass, and never influence columns <= n. Under the zero floor (local)
+ * any row_pad <= 0 keeps padded rows at 0: it is col_pad there too, so that one pad score
+ * serves rows and columns and the 2-bit XOR scorer (nw_sc_fast) can take local DNA. */
 NW_HD int32_t nw_row_pad(int kind, int32_t O, int32_t E)
 {
-	return nw_rules(kind).top_gap ? -(O + E + 1) : 0;
+	const nw_dp_rules ru = nw_rules(kind);
+	return ru.top_gap || ru.relu ? -(O + E + 1) : 0;
 }
 NW_HD int32_t nw_col_pad(int32_t O, int32_t E) { return -(O + E + 1); }
 

@@ -20,6 +20,10 @@ nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen);
 int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
 		 char *err, size_t errlen);
+/* Pairs a call should carry for the GPU to run near its speed (the pipeline's chunk):
+ * small calls leave the GPU with the tail of their largest problems and pay the host's
+ * planning and --top's second call once per chunk. */
+int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g);
 /* Seconds the device spent in this context's kernels so far (CUDA events), for -v. */
 double nw_gpu_kernel_seconds(const nw_gpu_t *g);
 /* One line describing the device, for -v. */

@@ -9,7 +9,13 @@
  * query row of both lanes is the last row of the last stripe (see nw_row_pad).
  *
  * The kernel is persistent: each warp takes 32/G consecutive items (sorted by size, so
- * the warp-uniform loop bounds waste little), then the next batch of items.
+ * the warp-uniform loop bounds waste little), then the next batch of items from a counter
+ * in global memory, so that warps that drew small items take more of them (the launch's
+ * tail is the largest batch, not the unlucky sum of a static share).
+ *
+ * With the profile scorer (nw_sc_prof) all items of a batch align one query: group 0
+ * builds the stripe's profile in begin(), and a warp barrier separates that from the
+ * steps of every group.
  *
  * nw_bthread holds all per-thread logic; the kernel adds only shuffles, and
  * nw_batch_emulate() replays the same logic on the host (tests without a GPU).
@@ -37,6 +43,29 @@ NW_HD void nw_make_sc(const nw_bparams_t &p, const int32_t *tab, nw_sc_fast *sc)
 }
 NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab2 *sc) { sc->tab = tab; }
 NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab1<nw_l32> *sc) { sc->tab = tab; }
+NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_prof *sc) { sc->tab = tab; }
+
+/* Shared memory of a batch kernel instance: table, snapshots, profiles (one a warp). */
+template <class SC, int R>
+static size_t nw_batch_smem(int G, int ncodes)
+{
+	typedef typename SC::L L;
+	size_t b = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * NW_SNAP_WORDS(L, R) * sizeof(typename L::V);
+	if (SC::PROFILE) b += (size_t)(NW_BK_THREADS / 32) * nw_sc_prof::bytes(ncodes, G, R);
+	return b;
+}
+
+/* Profile hooks, no-ops for the other scorers. */
+template <int R, class SC>
+NW_HD void nw_build(const SC &, const int *) {}
+template <int R>
+NW_HD void nw_build(const nw_sc_prof &sc, const int *qc) { sc.build<R>(qc); }
+template <class SC>
+NW_HD void nw_setup_prof(SC &, char *, int, int, int, int) {}
+NW_HD void nw_setup_prof(nw_sc_prof &sc, char *prof, int ncodes, int G, int R, int t)
+{
+	sc.setup(sc.tab, prof, ncodes, G, R, t);
+}
 
 template <class SC, int R, int KC>
 struct nw_bthread {
@@ -94,7 +123,7 @@ struct nw_bthread {
 		E = p.E;
 		neg_oe = L::splat(-(O + E));
 		neg_e = L::splat(-E);
-		item = item_ < p.n_items ? item_ : -1;
+		item = item_ < p.n_items && p.items[item_].a >= 0 ? item_ : -1;
 		N = ns = 0;
 		if (item >= 0) {
 			nw_item_t it = p.items[item];
@@ -128,18 +157,22 @@ struct nw_bthread {
 		for (int32_t j = 1 + t; j <= N; j += G) cols[j] = sc.colword(rcode(p, 0, j), rcode(p, 1, j));
 	}
 
-	NW_HD void begin(const nw_bparams_t &p, int s_)
+	/* Start stripe s_; build: this thread writes its rows of the profile (group 0). */
+	NW_HD void begin(const nw_bparams_t &p, int s_, bool build)
 	{
 		s = s_;
 		i0 = s * SR + t * R + 1;
 		if (s >= ns) return;
+		int qc[R];
 #pragma unroll
 		for (int r = 0; r < R; r++) {
 			int32_t ra = i0 + r - P[0], rb = i0 + r - P[1];
-			sw.q[r] = sc.row(qcode(p, 0, ra), qcode(p, 1, rb));
+			qc[r] = SC::PROFILE && !build ? -1 : qcode(p, 0, ra);
+			sw.q[r] = sc.row(qc[r], SC::PROFILE ? -1 : qcode(p, 1, rb));
 			sw.h[r] = L::pack2(lb(ra), lb(rb));
 			sw.e[r] = L::add(sw.h[r], neg_oe);
 		}
+		if (SC::PROFILE && build) nw_build<R>(sc, qc);
 		sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
 		if (TRACK) tr.reset();
 		cw_next = N >= 1 ? cols[1] : 0;
@@ -225,15 +258,22 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 	V *snaps = (V *)(nw_smem + NW_TAB_DIM * NW_TAB_DIM);
 	for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = p.table[x];
 	__syncthreads();
+	const int G = p.G, gpw = 32 / G, lane = threadIdx.x & 31, g = lane / G, t = lane % G;
 	SC sc;
 	nw_make_sc(p, tab, &sc);
-	const int G = p.G, gpw = 32 / G, lane = threadIdx.x & 31, g = lane / G, t = lane % G;
+	if (SC::PROFILE) {
+		char *prof = (char *)(snaps + NW_BK_THREADS * NW_SNAP_WORDS(L, R));
+		nw_setup_prof(sc, prof + (threadIdx.x >> 5) * nw_sc_prof::bytes(p.ncodes, G, R), p.ncodes, G, R, t);
+	}
 	const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-	const int64_t nwarps = ((int64_t)gridDim.x * blockDim.x) >> 5;
 	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
 	V *snap = snaps + threadIdx.x * NW_SNAP_WORDS(L, R);
 	uint32_t *slot = p.scratch + (warp * gpw + g) * p.slot_words;
-	for (int64_t wi = warp; wi < nwi; wi += nwarps) {
+	for (;;) {
+		unsigned wi0 = 0;
+		if (lane == 0) wi0 = atomicAdd(p.counter, 1u);
+		const int64_t wi = __shfl_sync(0xffffffffu, wi0, 0);
+		if (wi >= nwi) break;
 		T th;
 		th.init(p, sc, wi * gpw + g, t, slot, snap);
 		th.stage_cols(p);
@@ -241,7 +281,8 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 		const int32_t nw_n = __reduce_max_sync(0xffffffffu, (unsigned)th.N);
 		const int32_t nw_s = __reduce_max_sync(0xffffffffu, (unsigned)th.ns);
 		for (int s = 0; s < nw_s; s++) {
-			th.begin(p, s);
+			th.begin(p, s, g == 0);
+			if (SC::PROFILE) __syncwarp(); /* group 0 wrote the profile */
 			V hout = 0, fout = 0;
 			for (int64_t k = 0; k < nw_n + G - 1; k++) {
 				V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
@@ -284,11 +325,14 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 	std::vector<T> th(32);
 	typedef typename T::L L;
 	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, R)), hout(32), fout(32), hin(32), fin(32);
+	std::vector<uint4> prof(SC::PROFILE ? nw_sc_prof::bytes(p.ncodes, G, R) / 16 + 1 : 1);
 	for (int64_t wi = 0; wi < nwi; wi++) {
 		int32_t nw_n = 0, nw_s = 0;
 		for (int l = 0; l < 32; l++) {
 			T &x = th[l];
-			x.init(p, sc, wi * gpw + l / G, l % G, p.scratch + (l / G) * p.slot_words,
+			SC scl = sc;
+			nw_setup_prof(scl, (char *)prof.data(), p.ncodes, G, R, l % G);
+			x.init(p, scl, wi * gpw + l / G, l % G, p.scratch + (l / G) * p.slot_words,
 			       &snaps[l * NW_SNAP_WORDS(L, R)]);
 			x.stage_cols(p);
 		}
@@ -297,7 +341,7 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 			nw_s = th[l].ns > nw_s ? th[l].ns : nw_s;
 		}
 		for (int s = 0; s < nw_s; s++) {
-			for (int l = 0; l < 32; l++) th[l].begin(p, s), hout[l] = fout[l] = 0;
+			for (int l = 0; l < 32; l++) th[l].begin(p, s, l < G), hout[l] = fout[l] = 0;
 			for (int64_t k = 0; k < nw_n + G - 1; k++) {
 				for (int l = 0; l < 32; l++) {
 					int src = (l % G) ? l - 1 : l; /* __shfl_up_sync(.., 1, G) */
@@ -318,55 +362,73 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 }
 
 /* ---------------------------------------------------------------- dispatch */
+/* Resident blocks per SM of an instance with smem bytes of dynamic shared memory (the
+ * attribute is raised first where it passes the default 48 KB). */
 template <class SC, int R, int KC>
-static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p)
+static int nw_blocks_per_sm(nw_gpu_t *g, size_t smem, int *per_sm)
 {
-	typedef nw_bthread<SC, R, KC> T;
-	typedef typename T::L L;
-	const size_t smem = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * NW_SNAP_WORDS(L, R) * sizeof(typename T::V);
+	*per_sm = 0;
+	if (smem > g->smem_optin) return 0; /* this shape cannot run here (large profiles) */
+	if (smem > 48 * 1024)
+		NW_CUDA_CHECK(g, cudaFuncSetAttribute(nw_batch_kernel<SC, R, KC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+						      (int)smem));
+	NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, nw_batch_kernel<SC, R, KC>, NW_BK_THREADS,
+								       smem));
+	return 0;
+}
+
+template <class SC, int R, int KC>
+static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p, int si)
+{
+	const size_t smem = nw_batch_smem<SC, R>(p->G, p->ncodes);
 	int per_sm = 0;
-	NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_batch_kernel<SC, R, KC>,
-								       NW_BK_THREADS, smem));
-	if (per_sm < 1) per_sm = 1;
+	NW_TRY((nw_blocks_per_sm<SC, R, KC>(g, smem, &per_sm)));
+	if (per_sm < 1) {
+		snprintf(g->err, g->errlen, "batch kernel type %d G %d R %d does not fit (%zu bytes of shared memory)",
+			 (int)SC::PROFILE, p->G, R, smem);
+		return NW_ERR_INTERNAL;
+	}
 	const int gpw = 32 / p->G, wpb = NW_BK_THREADS / 32;
 	int64_t nwi = (p->n_items + gpw - 1) / gpw;
 	int64_t blocks = (nwi + wpb - 1) / wpb;
 	if (blocks > (int64_t)per_sm * g->n_sm) blocks = (int64_t)per_sm * g->n_sm;
 	p->slot_words = 3 * ((int64_t)p->ncap + 1);
 	/* scratch: one slot per group in flight; fewer blocks when memory is short */
-	size_t avail = nw_gpu_mem_avail(g) + g->scratch.cap;
+	nw_dbuf_t *scr = &g->scratch[si];
+	size_t avail = nw_gpu_mem_avail(g) + scr->cap;
 	size_t per_block = (size_t)wpb * gpw * p->slot_words * 4;
-	if ((size_t)blocks * per_block > avail / 2) blocks = (int64_t)(avail / 2 / per_block);
+	if ((size_t)blocks * per_block > avail / 4) blocks = (int64_t)(avail / 4 / per_block);
 	if (blocks < 1) return nw_gpu_fail(g, cudaErrorMemoryAllocation, "batch scratch", __FILE__, __LINE__);
-	NW_TRY(nw_dbuf_reserve(g, &g->scratch, (size_t)blocks * per_block));
-	p->scratch = (uint32_t *)g->scratch.p;
+	NW_TRY(nw_dbuf_reserve(g, scr, (size_t)blocks * per_block));
+	p->scratch = (uint32_t *)scr->p;
 	p->n_slots = blocks * wpb * gpw;
-	nw_batch_kernel<SC, R, KC><<<(unsigned)blocks, NW_BK_THREADS, smem, g->stream>>>(*p);
+	nw_batch_kernel<SC, R, KC><<<(unsigned)blocks, NW_BK_THREADS, smem, g->side[si]>>>(*p);
 	NW_LAUNCH_CHECK(g);
 	return 0;
 }
 
 template <class SC, int R, int KC>
-static int nw_occ_one(nw_gpu_t *g)
+static int nw_occ_one(nw_gpu_t *g, int G, int ncodes)
 {
-	typedef nw_bthread<SC, R, KC> T;
-	typedef typename T::L L;
-	const size_t smem = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * NW_SNAP_WORDS(L, R) * sizeof(typename T::V);
 	int per_sm = 0;
-	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_batch_kernel<SC, R, KC>, NW_BK_THREADS, smem) != cudaSuccess) {
+	char *err = g->err;
+	g->err = NULL; /* a failure here only makes the cost model guess */
+	int rc = nw_blocks_per_sm<SC, R, KC>(g, nw_batch_smem<SC, R>(G, ncodes), &per_sm);
+	g->err = err;
+	if (rc < 0) {
 		(void)cudaGetLastError();
 		return 4;
 	}
-	return per_sm * (NW_BK_THREADS / 32);
+	return per_sm * (NW_BK_THREADS / 32); /* 0: the shape cannot run */
 }
 
 template <class SC, int R>
-static int nw_launch_kc(nw_gpu_t *g, nw_bparams_t *p)
+static int nw_launch_kc(nw_gpu_t *g, nw_bparams_t *p, int si)
 {
 	switch (nw_kclass(p->kind)) {
-	case NW_KC_LOCAL: return nw_launch_one<SC, R, NW_KC_LOCAL>(g, p);
-	case NW_KC_REVLOCAL: return nw_launch_one<SC, R, NW_KC_REVLOCAL>(g, p);
-	default: return nw_launch_one<SC, R, NW_KC_LASTROW>(g, p);
+	case NW_KC_LOCAL: return nw_launch_one<SC, R, NW_KC_LOCAL>(g, p, si);
+	case NW_KC_REVLOCAL: return nw_launch_one<SC, R, NW_KC_REVLOCAL>(g, p, si);
+	default: return nw_launch_one<SC, R, NW_KC_LASTROW>(g, p, si);
 	}
 }
 
@@ -400,6 +462,10 @@ static int nw_dispatch(int bk, int R, F f)
 		}
 	} else if (bk == NW_BK_TAB32) {
 		switch (R) { NW_R_CASE(nw_sc_tab1<nw_l32>, 8) NW_R_CASE(nw_sc_tab1<nw_l32>, 16) }
+	} else if (bk == NW_BK_PROF16) {
+		switch (R) {
+		NW_R_CASE(nw_sc_prof, 8) NW_R_CASE(nw_sc_prof, 16) NW_R_CASE(nw_sc_prof, 24) NW_R_CASE(nw_sc_prof, 32)
+		}
 	}
 #undef NW_R_CASE
 	return NW_ERR_INTERNAL;
@@ -407,44 +473,52 @@ static int nw_dispatch(int bk, int R, F f)
 
 struct nw_occ_f {
 	nw_gpu_t *g;
-	int kind;
+	int kind, G, ncodes;
 	template <class SC, int R> int run()
 	{
 		switch (nw_kclass(kind)) {
-		case NW_KC_LOCAL: return nw_occ_one<SC, R, NW_KC_LOCAL>(g);
-		case NW_KC_REVLOCAL: return nw_occ_one<SC, R, NW_KC_REVLOCAL>(g);
-		default: return nw_occ_one<SC, R, NW_KC_LASTROW>(g);
+		case NW_KC_LOCAL: return nw_occ_one<SC, R, NW_KC_LOCAL>(g, G, ncodes);
+		case NW_KC_REVLOCAL: return nw_occ_one<SC, R, NW_KC_REVLOCAL>(g, G, ncodes);
+		default: return nw_occ_one<SC, R, NW_KC_LASTROW>(g, G, ncodes);
 		}
 	}
 };
 
-int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int kind)
+int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kind, int ncodes)
 {
 	int ri = R / 4 - 2; /* 8..32 -> 0..6 */
-	int kc = nw_kclass(kind);
-	if (bk < 0 || bk > 2 || ri < 0 || ri > 6) return 4;
-	int &c = g->occ[bk][ri][kc];
-	if (c == 0) {
-		nw_occ_f f = {g, kind};
-		c = nw_dispatch(bk, R, f);
-		if (c <= 0) c = 4;
+	int kc = nw_kclass(kind), gi = 0;
+	if (bk < 0 || bk >= NW_BK_TYPES || ri < 0 || ri > 6) return 4;
+	if (bk == NW_BK_PROF16) {
+		gi = G >= 32 ? 2 : G >= 16 ? 1 : 0;
+		if (g->occ_ncodes != ncodes) { /* the profile's size changed: forget its entries */
+			memset(g->occ[NW_BK_PROF16], 0, sizeof g->occ[NW_BK_PROF16]);
+			g->occ_ncodes = ncodes;
+		}
 	}
-	return c;
+	int &c = g->occ[bk][ri][kc][gi]; /* warps + 1, so that 0 means not asked yet */
+	if (c == 0) {
+		nw_occ_f f = {g, kind, G, ncodes};
+		int w = nw_dispatch(bk, R, f);
+		c = (w < 0 ? 4 : w) + 1;
+	}
+	return c - 1;
 }
 
 struct nw_launch_f {
 	nw_gpu_t *g;
 	nw_bparams_t *p;
-	template <class SC, int R> int run() { return nw_launch_kc<SC, R>(g, p); }
+	int si;
+	template <class SC, int R> int run() { return nw_launch_kc<SC, R>(g, p, si); }
 };
 struct nw_emul_f {
 	const nw_bparams_t *p;
 	template <class SC, int R> int run() { nw_emul_kc<SC, R>(p); return 0; }
 };
 
-int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p)
+int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p, int si)
 {
-	nw_launch_f f = {g, p};
+	nw_launch_f f = {g, p, si};
 	int rc = nw_dispatch(bk, R, f);
 	if (rc == NW_ERR_INTERNAL && g->err) snprintf(g->err, g->errlen, "no batch kernel for type %d, R %d", bk, R);
 	return rc;

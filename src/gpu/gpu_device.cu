@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <new>
 #include <vector>
 
 #include "gpu_internal.cuh"
@@ -34,7 +35,7 @@ int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes)
 	if (bytes <= b->cap) return 0;
 	size_t want = bytes + bytes / 4; /* headroom: fewer reallocations as batches grow */
 	if (b->p) {
-		NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+		NW_CUDA_CHECK(g, cudaDeviceSynchronize()); /* any stream may still use it */
 		NW_CUDA_CHECK(g, cudaFree(b->p));
 		b->p = NULL;
 		b->cap = 0;
@@ -65,17 +66,36 @@ void nw_dbuf_free(nw_dbuf_t *b)
 	b->cap = 0;
 }
 
+int nw_hbuf_reserve(nw_gpu_t *g, nw_hbuf_t *b, size_t bytes)
+{
+	if (bytes <= b->cap) return 0;
+	size_t want = bytes + bytes / 4;
+	if (b->p) {
+		/* copies in flight may still read or write the old buffer */
+		NW_CUDA_CHECK(g, cudaDeviceSynchronize());
+		NW_CUDA_CHECK(g, cudaFreeHost(b->p));
+		b->p = NULL;
+		b->cap = 0;
+	}
+	NW_CUDA_CHECK(g, cudaMallocHost(&b->p, want));
+	b->cap = want;
+	return 0;
+}
+
+void nw_hbuf_free(nw_hbuf_t *b)
+{
+	if (b->p) cudaFreeHost(b->p);
+	b->p = NULL;
+	b->cap = 0;
+}
+
 void nw_dseqs_free(nw_dseqs_t *d)
 {
-	nw_dbuf_free(&d->words);
-	nw_dbuf_free(&d->off);
-	nw_dbuf_free(&d->len);
-	nw_dbuf_free(&d->bits);
-	nw_dbuf_free(&d->boff);
+	nw_dbuf_free(&d->blob);
 	nw_dbuf_free(&d->codes);
-	free(d->hboff);
+	nw_hbuf_free(&d->copy);
 	d->hboff = NULL;
-	d->hboff_cap = 0;
+	d->n = -1;
 }
 
 /* ---------------------------------------------------------------- unpacking
@@ -103,43 +123,94 @@ __global__ void nw_unpack_kernel(const uint32_t *words, const uint64_t *off, con
 	}
 }
 
-int nw_gpu_upload(nw_gpu_t *g, const nw_batch_t *b, nw_dseqs_t *d)
+/* Byte offsets of the parts of a batch in nw_dseqs_t's blob and copy (16-byte aligned). */
+typedef struct {
+	size_t words, off, len, bits, boff, total;
+} nw_seq_layout;
+
+static nw_seq_layout nw_layout(int64_t n, uint64_t n_words)
 {
-	int64_t n = b->n;
-	if (d->hboff_cap < n + 1) {
-		int64_t *p = (int64_t *)realloc(d->hboff, (size_t)(n + 1) * sizeof *p);
-		if (!p) {
-			snprintf(g->err, g->errlen, "out of host memory");
-			return NW_ERR_MEMORY;
-		}
-		d->hboff = p;
-		d->hboff_cap = n + 1;
-	}
+	nw_seq_layout l;
+#define NW_AL(x) (((x) + 15) & ~(size_t)15)
+	l.words = 0;
+	l.off = NW_AL(l.words + 4 * (size_t)n_words);
+	l.len = NW_AL(l.off + 8 * (size_t)n);
+	l.bits = NW_AL(l.len + 4 * (size_t)n);
+	l.boff = NW_AL(l.bits + (size_t)n);
+	l.total = NW_AL(l.boff + 8 * ((size_t)n + 1));
+#undef NW_AL
+	return l;
+}
+
+/* Does slot d hold batch b? Compares the cheap arrays first, so that another batch of the
+ * same size usually fails fast. */
+static bool nw_same(const nw_dseqs_t *d, const nw_batch_t *b)
+{
+	if (d->n != b->n || (uint64_t)d->n_words != b->n_words || !d->copy.p) return false;
+	const nw_seq_layout l = nw_layout(b->n, b->n_words);
+	const char *c = (const char *)d->copy.p;
+	size_t n = (size_t)b->n;
+	return !memcmp(c + l.len, b->len, 4 * n) && !memcmp(c + l.bits, b->bits, n) &&
+	       !memcmp(c + l.off, b->offset, 8 * n) && !memcmp(c + l.words, b->words, 4 * (size_t)b->n_words);
+}
+
+static int nw_upload(nw_gpu_t *g, const nw_batch_t *b, nw_dseqs_t *d)
+{
+	const int64_t n = b->n;
+	const nw_seq_layout l = nw_layout(n, b->n_words);
+	d->n = -1; /* until the upload is complete */
+	NW_TRY(nw_hbuf_reserve(g, &d->copy, l.total));
+	NW_TRY(nw_dbuf_reserve(g, &d->blob, l.total));
+	char *c = (char *)d->copy.p;
+	memcpy(c + l.words, b->words, 4 * (size_t)b->n_words);
+	memcpy(c + l.off, b->offset, 8 * (size_t)n);
+	memcpy(c + l.len, b->len, 4 * (size_t)n);
+	memcpy(c + l.bits, b->bits, (size_t)n);
+	d->hboff = (int64_t *)(c + l.boff);
 	int64_t tot = 0;
 	for (int64_t i = 0; i < n; i++) d->hboff[i] = tot, tot += b->len[i];
 	d->hboff[n] = tot;
-	NW_TRY(nw_dbuf_put(g, &d->words, b->words, b->n_words * sizeof(uint32_t)));
-	NW_TRY(nw_dbuf_put(g, &d->off, b->offset, (size_t)n * sizeof(uint64_t)));
-	NW_TRY(nw_dbuf_put(g, &d->len, b->len, (size_t)n * sizeof(uint32_t)));
-	NW_TRY(nw_dbuf_put(g, &d->bits, b->bits, (size_t)n * sizeof(uint8_t)));
-	NW_TRY(nw_dbuf_put(g, &d->boff, d->hboff, (size_t)n * sizeof(int64_t)));
 	NW_TRY(nw_dbuf_reserve(g, &d->codes, (size_t)tot + 16));
-	if (n == 0) return 0;
-	const uint32_t *w = (const uint32_t *)d->words.p;
-	const uint64_t *o = (const uint64_t *)d->off.p;
-	const uint32_t *l = (const uint32_t *)d->len.p;
-	const uint8_t *bt = (const uint8_t *)d->bits.p;
-	const int64_t *bo = (const int64_t *)d->boff.p;
-	uint8_t *c = (uint8_t *)d->codes.p;
-	unsigned grid = (unsigned)(n < 65536 ? n : 65536);
-	nw_unpack_kernel<<<grid, 128, 0, g->stream>>>(w, o, l, bt, bo, n, -1, c);
-	NW_LAUNCH_CHECK(g);
-	for (int64_t i = 0; i < n; i++) {
-		if (b->len[i] <= NW_UNPACK_SPLIT) continue;
-		unsigned gs = (unsigned)((b->len[i] + 256 * 64 - 1) / (256 * 64));
-		nw_unpack_kernel<<<gs, 256, 0, g->stream>>>(w, o, l, bt, bo, n, i, c);
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(d->blob.p, c, l.total, cudaMemcpyHostToDevice, g->stream));
+	if (n > 0) {
+		const char *x = (const char *)d->blob.p;
+		const uint32_t *w = (const uint32_t *)(x + l.words);
+		const uint64_t *o = (const uint64_t *)(x + l.off);
+		const uint32_t *ln = (const uint32_t *)(x + l.len);
+		const uint8_t *bt = (const uint8_t *)(x + l.bits);
+		const int64_t *bo = (const int64_t *)(x + l.boff);
+		uint8_t *codes = (uint8_t *)d->codes.p;
+		unsigned grid = (unsigned)(n < 65536 ? n : 65536);
+		nw_unpack_kernel<<<grid, 128, 0, g->stream>>>(w, o, ln, bt, bo, n, -1, codes);
 		NW_LAUNCH_CHECK(g);
+		for (int64_t i = 0; i < n; i++) {
+			if (b->len[i] <= NW_UNPACK_SPLIT) continue;
+			unsigned gs = (unsigned)((b->len[i] + 256 * 64 - 1) / (256 * 64));
+			nw_unpack_kernel<<<gs, 256, 0, g->stream>>>(w, o, ln, bt, bo, n, i, codes);
+			NW_LAUNCH_CHECK(g);
+		}
 	}
+	d->n = n;
+	d->n_words = (int64_t)b->n_words;
+	return 0;
+}
+
+int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, const nw_dseqs_t **out)
+{
+	nw_dseqs_t *lru = &g->seqs[0];
+	g->seq_clock++;
+	for (int k = 0; k < NW_SEQ_SLOTS; k++) {
+		nw_dseqs_t *d = &g->seqs[k];
+		if (nw_same(d, b)) {
+			d->used = g->seq_clock;
+			*out = d;
+			return 0;
+		}
+		if (d->used < lru->used) lru = d;
+	}
+	NW_TRY(nw_upload(g, b, lru));
+	lru->used = g->seq_clock;
+	*out = lru;
 	return 0;
 }
 
@@ -227,21 +298,25 @@ extern "C" nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen)
 		snprintf(err, errlen, "no CUDA device %d (%d found)", device, n);
 		return NULL;
 	}
-	nw_gpu_t *g = (nw_gpu_t *)calloc(1, sizeof *g);
+	nw_gpu_t *g = new (std::nothrow) nw_gpu_s(); /* value-initialised: zeros, empty vectors */
 	if (!g) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	for (int k = 0; k < NW_SEQ_SLOTS; k++) g->seqs[k].n = -1;
 	g->device = device;
 	g->err = err;
 	g->errlen = errlen;
 	cudaDeviceProp prop;
-	if (cudaSetDevice(device) != cudaSuccess ||
-	    cudaGetDeviceProperties(&prop, device) != cudaSuccess ||
-	    cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking) != cudaSuccess) {
+	bool ok = cudaSetDevice(device) == cudaSuccess && cudaGetDeviceProperties(&prop, device) == cudaSuccess &&
+		  cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking) == cudaSuccess;
+	for (int k = 0; k < NW_STREAMS && ok; k++)
+		ok = cudaStreamCreateWithFlags(&g->side[k], cudaStreamNonBlocking) == cudaSuccess &&
+		     cudaEventCreateWithFlags(&g->sev[k], cudaEventDisableTiming) == cudaSuccess;
+	if (!ok) {
 		snprintf(err, errlen, "cannot open CUDA device %d: %s", device,
 			 cudaGetErrorString(cudaGetLastError()));
-		free(g);
+		nw_gpu_close(g);
 		return NULL;
 	}
 	g->n_sm = prop.multiProcessorCount;
@@ -257,21 +332,39 @@ extern "C" const char *nw_gpu_describe(const nw_gpu_t *g) { return g ? g->desc :
 
 extern "C" double nw_gpu_kernel_seconds(const nw_gpu_t *g) { return g ? g->kernel_s : 0; }
 
+/* 2M pairs: all against all with 20k references, 100 queries a call, so that the largest
+ * problems' warps finish inside the call (protein search: see bench/RESULTS.md); about
+ * 200 MB of pinned host buffers and as much device memory at most. */
+extern "C" int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g)
+{
+	(void)g;
+	return (int64_t)1 << 21;
+}
+
 extern "C" void nw_gpu_close(nw_gpu_t *g)
 {
 	if (!g) return;
 	cudaSetDevice(g->device);
-	if (g->stream) cudaStreamSynchronize(g->stream);
-	nw_dseqs_free(&g->q);
-	nw_dseqs_free(&g->r);
+	cudaDeviceSynchronize();
+	for (int k = 0; k < NW_SEQ_SLOTS; k++) nw_dseqs_free(&g->seqs[k]);
 	nw_dbuf_free(&g->jobs);
 	nw_dbuf_free(&g->items);
 	nw_dbuf_free(&g->outs);
 	nw_dbuf_free(&g->table);
-	nw_dbuf_free(&g->scratch);
+	for (int k = 0; k < NW_STREAMS; k++) {
+		nw_dbuf_free(&g->scratch[k]);
+		if (g->sev[k]) cudaEventDestroy(g->sev[k]);
+		if (g->side[k]) cudaStreamDestroy(g->side[k]);
+	}
 	nw_dbuf_free(&g->lbuf);
+	nw_dbuf_free(&g->counters);
+	nw_hbuf_free(&g->fw.hjobs);
+	nw_hbuf_free(&g->fw.hout);
+	nw_hbuf_free(&g->rv.hjobs);
+	nw_hbuf_free(&g->rv.hout);
+	nw_hbuf_free(&g->plan.hitems);
 	if (g->ev_ok)
 		for (int k = 0; k < 2; k++) cudaEventDestroy(g->ev[k]);
 	if (g->stream) cudaStreamDestroy(g->stream);
-	free(g);
+	delete g;
 }

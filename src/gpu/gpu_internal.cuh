@@ -4,6 +4,7 @@
  *                  nw_gpu_* functions and the host scalar twin entry point
  *   gpu_align.cu   nw_gpu_align: DP problems (forward and reverse passes), routing to the
  *                  16-bit / 32-bit batch kernels and the long-pair kernel, results
+ *   gpu_plan.cu    the batch planner: sorting, items, launches and their shapes
  *   gpu_batch.cu   batch kernel: groups of G threads, two pairs per group in 16-bit lanes
  *   gpu_long.cu    long-pair kernel: 32R x TC tiles in anti-diagonal order
  */
@@ -14,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <cuda_runtime.h>
+#include <vector>
 
 #include "nwalign.h"
 extern "C" {
@@ -40,6 +42,10 @@ int nw_gpu_fail(nw_gpu_t *g, cudaError_t e, const char *what, const char *file, 
 		if (nw_rc_ < 0) return nw_rc_;  \
 	} while (0)
 
+/* Score types and scorers of the batch kernel. PROF16 needs both lanes of an item and all
+ * the items of a warp's batch to align the same query (item.a < 0: an empty slot). */
+enum { NW_BK_FAST16 = 0, NW_BK_TAB16 = 1, NW_BK_TAB32 = 2, NW_BK_PROF16 = 3, NW_BK_TYPES = 4 };
+
 /* ---------------------------------------------------------------- device buffers */
 typedef struct {
 	void *p;
@@ -54,31 +60,26 @@ void nw_dbuf_free(nw_dbuf_t *b);
 /* Bytes that may still be allocated (free memory minus a reserve). */
 size_t nw_gpu_mem_avail(nw_gpu_t *g);
 
-/* One uploaded batch: packed words as given, then unpacked to one code a byte. */
+/* Pinned host buffers (grow-only, like nw_dbuf_t): copies from and to them are truly
+ * asynchronous and run at full bus speed. */
 typedef struct {
-	nw_dbuf_t words, off, len, bits, boff, codes;
-	int64_t *hboff;     /* host copy of boff: first code of sequence i */
-	int64_t hboff_cap;
+	void *p;
+	size_t cap;
+} nw_hbuf_t;
+int nw_hbuf_reserve(nw_gpu_t *g, nw_hbuf_t *b, size_t bytes);
+void nw_hbuf_free(nw_hbuf_t *b);
+
+/* One uploaded batch: packed words as given, then unpacked to one code a byte. The
+ * pinned copy of what was uploaded last lets a call that passes the same batch again (the
+ * references of all-vs-all, the queries of the chunks of one batch) skip the upload. */
+typedef struct {
+	nw_dbuf_t blob, codes; /* blob: words, offset, len, bits, boff (nw_seq_layout) */
+	nw_hbuf_t copy;        /* pinned: the same bytes, as last uploaded */
+	int64_t *hboff;        /* host: first code of sequence i (points into copy) */
+	int64_t n, n_words;    /* of the batch held; n < 0: none */
+	uint64_t used;         /* last use (the least recently used slot is replaced) */
 } nw_dseqs_t;
-
-struct nw_gpu_s {
-	int device;
-	int n_sm;
-	size_t smem_optin;
-	char desc[256];
-	cudaStream_t stream;
-	nw_dseqs_t q, r;
-	nw_dbuf_t jobs, items, outs, table, scratch, lbuf;
-	int occ[3][7][3];  /* resident warps per SM of batch kernels: [type][R/4-2][class] */
-	cudaEvent_t ev[2]; /* kernel timing */
-	int ev_ok;
-	double kernel_s;   /* seconds in DP kernels so far (nw_gpu_kernel_seconds) */
-	char *err;
-	size_t errlen;
-};
-
-int nw_gpu_upload(nw_gpu_t *g, const nw_batch_t *b, nw_dseqs_t *d);
-void nw_dseqs_free(nw_dseqs_t *d);
+#define NW_SEQ_SLOTS 3 /* queries, their reverse complements, references */
 
 /* ---------------------------------------------------------------- DP problems */
 typedef struct {
@@ -87,10 +88,96 @@ typedef struct {
 	int32_t qstep, rstep;  /* +1, or -1 for a reversed prefix */
 } nw_job_t;
 
-/* ---------------------------------------------------------------- batch kernel */
 typedef struct {
 	int32_t a, b;          /* job indices of the two lanes (b == a: one lane) */
 } nw_item_t;
+
+/* The problems of one pass (forward or reverse) on the host. Kept in the context, so
+ * that capacity is reused from call to call; jobs and out are pinned. */
+struct nw_pass_t {
+	int kind;
+	int64_t n;
+	nw_job_t *jobs;
+	nw_dp_out *out;
+	nw_hbuf_t hjobs, hout;
+	std::vector<uint8_t> fast;    /* both sequences 2-bit */
+	std::vector<uint32_t> qid;    /* problems of one id align the same query (profile) */
+	std::vector<int64_t> target;  /* reverse local: the forward score */
+};
+
+/* Sort record of the planner (gpu_plan.cu). */
+typedef struct {
+	uint64_t key; /* type << 62 | m << 31 | n */
+	int32_t id;
+	uint32_t qid;
+} nw_kid_t;
+
+/* A batch launch: items [first, first + count) of one type and shape. */
+typedef struct {
+	int bk, G, R;
+	int64_t first, count;
+	int32_t ncap;
+} nw_launch_t;
+
+/* A class of problems of one type and query length class (sorted, largest first). */
+struct nw_class_t {
+	int bk;
+	size_t x0, x1;            /* kid[x0, x1) */
+	int64_t mmax, nmax;       /* of the class */
+	double nmean;
+	double cells;             /* sum of m * n */
+};
+
+/* Planner state, reused from call to call. */
+struct nw_plan_t {
+	std::vector<nw_kid_t> kid, tmp;
+	std::vector<nw_class_t> classes;
+	std::vector<nw_item_t> items;
+	std::vector<nw_launch_t> launches;
+	std::vector<int32_t> batch, b32, longs;
+	std::vector<uint8_t> skip;    /* problems not run by the last 16-bit launches */
+	std::vector<int64_t> fw_of, rv_of;
+	nw_hbuf_t hitems;
+};
+
+bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits);
+/* Plan the batch launches of the problems ids of ps at one width (16 bits, or 32 with
+ * wide32) into g->plan.items and g->plan.launches; problems that need the next width are
+ * appended to next. prof_ok: table-scored 16-bit problems use the profile scorer. */
+int nw_plan_batch(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *sc, const std::vector<int32_t> &ids,
+		  int wide32, bool prof_ok, std::vector<int32_t> &next);
+
+struct nw_gpu_s {
+	int device;
+	int n_sm;
+	size_t smem_optin;
+	char desc[256];
+	cudaStream_t stream;           /* transfers, the long kernel, joins */
+#define NW_STREAMS 4
+	cudaStream_t side[NW_STREAMS]; /* batch launches: the classes of a pass run side by side,
+					* so that one launch's tail overlaps the next one's work */
+	cudaEvent_t sev[NW_STREAMS];
+	nw_dseqs_t seqs[NW_SEQ_SLOTS];
+	uint64_t seq_clock;
+	nw_dbuf_t jobs, items, outs, table, lbuf, counters;
+	nw_dbuf_t scratch[NW_STREAMS]; /* per side stream: launches in flight together */
+	nw_pass_t fw, rv;
+	nw_plan_t plan;
+	int occ[NW_BK_TYPES][7][3][3]; /* resident warps per SM: [type][R/4-2][class][log2(G/8)] */
+	int occ_ncodes;                /* codes of the profile entries of occ */
+	cudaEvent_t ev[2]; /* kernel timing */
+	int ev_ok;
+	double kernel_s;   /* seconds in DP kernels so far (nw_gpu_kernel_seconds) */
+	char *err;
+	size_t errlen;
+};
+
+/* The batch b on the device: a slot that holds the same contents, or the least recently
+ * used slot, uploaded and unpacked anew (*out). */
+int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, const nw_dseqs_t **out);
+void nw_dseqs_free(nw_dseqs_t *d);
+
+/* ---------------------------------------------------------------- batch kernel */
 
 typedef struct {
 	const nw_job_t *jobs;
@@ -106,17 +193,21 @@ typedef struct {
 	int64_t slot_words;
 	int32_t ncap;               /* largest n of the launch */
 	int64_t n_slots;            /* groups that the scratch holds */
+	int32_t ncodes;             /* profile scorer: real codes (the next one is the pad) */
+	uint32_t *counter;          /* next batch of items to take (zero before the launch) */
 } nw_bparams_t;
 
-/* Score types and scorers of the batch kernel. */
-enum { NW_BK_FAST16 = 0, NW_BK_TAB16 = 1, NW_BK_TAB32 = 2 };
 /* Rows per thread available for each batch kernel type (compile-time instances). */
 #define NW_R16_LIST {8, 12, 16, 20, 24, 32}
 #define NW_R32_LIST {8, 16}
+#define NW_RPROF_LIST {8, 16, 24, 32} /* and G in {8, 16, 32}: see nw_sc_prof */
 
-int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p);
-/* Resident warps per SM of a batch kernel instance (occupancy; cached in g). */
-int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int kind);
+/* Launch on side stream si (after the caller made it wait for the main stream). */
+int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p, int si);
+/* Resident warps per SM of a batch kernel instance (occupancy; cached in g); 0 when the
+ * shape cannot run here (too much shared memory). G matters for the profile only (its
+ * shared memory), ncodes: the profile's real codes. */
+int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kind, int ncodes);
 /* The same thread logic run sequentially on the host (p points to host memory). */
 void nw_batch_emulate(int bk, int R, const nw_bparams_t *p);
 

@@ -30,6 +30,12 @@ int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
 	return NW_ERR_GPU;
 }
 
+int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g)
+{
+	(void)g;
+	return 0;
+}
+
 double nw_gpu_kernel_seconds(const nw_gpu_t *g)
 {
 	(void)g;

@@ -6,7 +6,9 @@
  * shuffle) or from a border buffer. The substitution score comes from a scorer:
  *  - nw_sc_fast: DNA with 2-bit codes and a match/mismatch matrix: the two lanes' codes are
  *    XORed as nibbles and PRMT picks the signed score byte (2 instructions a cell pair);
- *  - nw_sc_tab2 / nw_sc_tab1: any matrix, looked up in a 32x32 table in shared memory.
+ *  - nw_sc_tab2 / nw_sc_tab1: any matrix, looked up in a 32x32 table in shared memory;
+ *  - nw_sc_prof: any matrix, both lanes aligning the same query: a query profile of the
+ *    current stripe in shared memory, 8 rows a 16-byte load, one PRMT a cell pair.
  * Max tracking (local) keeps, per thread, the first column where the column maximum of its
  * rows beats its running best, and a snapshot of those R values in shared memory, so that
  * the row is resolved once per stripe instead of once per cell.
@@ -47,10 +49,34 @@ NW_HD uint32_t nw_pack_lo16(uint32_t lo, uint32_t hi)
 #endif
 }
 
+/* High halves of two words into one (lane 0 from lo). */
+NW_HD uint32_t nw_pack_hi16(uint32_t lo, uint32_t hi)
+{
+#ifdef __CUDA_ARCH__
+	return __byte_perm(lo, hi, 0x7632);
+#else
+	return (lo >> 16) | (hi & 0xffff0000u);
+#endif
+}
+
 /* ---------------------------------------------------------------- scorers
  * row(): per-row query data from two lane codes (-1: padding row); colword(): the 32-bit
- * word staged per reference column (-1: padding column); col(): decode it once a step. */
-struct nw_sc_fast {
+ * word staged per reference column (-1: padding column); col(): decode it once a step;
+ * scores(): the R scores of one thread's rows against one column (row by row, except for
+ * the profile, which loads eight rows at once). PROFILE: the scorer needs build() for
+ * each stripe. */
+template <class D>
+struct nw_sc_each {
+	enum { PROFILE = 0 };
+	template <int R, class Row, class Col, class V>
+	NW_HD void scores(const Row *q, Col c, V *s) const
+	{
+#pragma unroll
+		for (int r = 0; r < R; r++) s[r] = static_cast<const D *>(this)->score(q[r], c);
+	}
+};
+
+struct nw_sc_fast : nw_sc_each<nw_sc_fast> {
 	typedef uint32_t Row;
 	typedef uint32_t Col;
 	typedef nw_l16 L;
@@ -74,7 +100,7 @@ struct nw_tab_rc {
 	uint32_t a, b; /* byte offsets into the table: q * 128, r * 4 */
 };
 
-struct nw_sc_tab2 {
+struct nw_sc_tab2 : nw_sc_each<nw_sc_tab2> {
 	typedef nw_tab_rc Row;
 	typedef nw_tab_rc Col;
 	typedef nw_l16 L;
@@ -105,7 +131,7 @@ struct nw_sc_tab2 {
 };
 
 template <class LT>
-struct nw_sc_tab1 {
+struct nw_sc_tab1 : nw_sc_each<nw_sc_tab1<LT> > {
 	typedef uint32_t Row;
 	typedef uint32_t Col;
 	typedef LT L;
@@ -116,6 +142,77 @@ struct nw_sc_tab1 {
 	NW_HD typename LT::V score(Row q, Col c) const
 	{
 		return (typename LT::V) * (const int32_t *)((const char *)tab + q + c);
+	}
+};
+
+/* Query profile of one stripe, shared by the warp (every lane of every group aligns the
+ * same query, so only the reference codes differ). For code c (c == ncodes: the padding
+ * column) and my rows r, the int16 score sits at
+ *     c * cstride + (r / 8) * hstride + t * 16 + (r % 8) * 2
+ * with hstride = G * 16 and cstride = 2 * G * R bytes: a thread's eight rows are one
+ * 16-byte load, and the eight threads of a quarter warp read eight different bank groups
+ * whatever codes they ask for (G and R are multiples of 8), so the loads never conflict.
+ * One group of the warp builds it (build()), after a warp barrier the others read it. */
+struct nw_sc_prof {
+	enum { PROFILE = 1 };
+	typedef uint32_t Row; /* unused: the rows live in the profile */
+	typedef uint32_t Col; /* byte offsets of the two lanes' codes: a | b << 16 */
+	typedef nw_l16 L;
+	const int32_t *tab;
+	char *base;       /* the warp's profile + t * 16 */
+	uint32_t hstride, cstride;
+	int32_t ncodes;
+	static NW_HD uint32_t bytes(int ncodes, int G, int R) { return (uint32_t)(ncodes + 1) * 2u * G * R; }
+	NW_HD void setup(const int32_t *tab_, char *warp_prof, int ncodes_, int G, int R, int t)
+	{
+		tab = tab_;
+		ncodes = ncodes_;
+		hstride = (uint32_t)G * 16u;
+		cstride = 2u * G * R;
+		base = warp_prof + t * 16;
+	}
+	NW_HD Row row(int, int) const { return 0; }
+	NW_HD uint32_t colword(int ca, int cb) const
+	{
+		return (uint32_t)(ca < 0 ? ncodes : ca) * cstride | (uint32_t)(cb < 0 ? ncodes : cb) * cstride << 16;
+	}
+	NW_HD Col col(uint32_t w) const { return w; }
+	template <int R, class V>
+	NW_HD void scores(const Row *, Col c, V *s) const
+	{
+		const char *pa = base + (c & 0xffffu), *pb = base + (c >> 16);
+#pragma unroll
+		for (int h = 0; h < R / 8; h++) {
+			const uint4 a = *(const uint4 *)(pa + h * hstride), b = *(const uint4 *)(pb + h * hstride);
+			s[8 * h + 0] = nw_pack_lo16(a.x, b.x);
+			s[8 * h + 1] = nw_pack_hi16(a.x, b.x);
+			s[8 * h + 2] = nw_pack_lo16(a.y, b.y);
+			s[8 * h + 3] = nw_pack_hi16(a.y, b.y);
+			s[8 * h + 4] = nw_pack_lo16(a.z, b.z);
+			s[8 * h + 5] = nw_pack_hi16(a.z, b.z);
+			s[8 * h + 6] = nw_pack_lo16(a.w, b.w);
+			s[8 * h + 7] = nw_pack_hi16(a.w, b.w);
+		}
+	}
+	/* My rows' part of the profile; qc[r]: query code of my row r, -1 for padding. */
+	template <int R>
+	NW_HD void build(const int *qc) const
+	{
+		for (int c = 0; c <= ncodes; c++) {
+			const int col = c < ncodes ? c : NW_RPAD;
+#pragma unroll
+			for (int h = 0; h < R / 8; h++) {
+				uint32_t w[4];
+#pragma unroll
+				for (int x = 0; x < 4; x++) {
+					int q0 = qc[8 * h + 2 * x], q1 = qc[8 * h + 2 * x + 1];
+					uint32_t lo = (uint16_t)(int16_t)tab[(q0 < 0 ? NW_QPAD : q0) * NW_TAB_DIM + col];
+					uint32_t hi = (uint16_t)(int16_t)tab[(q1 < 0 ? NW_QPAD : q1) * NW_TAB_DIM + col];
+					w[x] = lo | hi << 16;
+				}
+				*(uint4 *)(base + c * cstride + h * hstride) = make_uint4(w[0], w[1], w[2], w[3]);
+			}
+		}
 	}
 };
 
@@ -134,11 +231,11 @@ struct nw_sweep {
 			V &fout)
 	{
 		typename SC::Col c = sc.col(colw);
-		V hd = hdiag, f = fin;
+		V hd = hdiag, f = fin, s[R];
+		sc.template scores<R>(q, c, s);
 #pragma unroll
 		for (int r = 0; r < R; r++) {
-			V s = sc.score(q[r], c);
-			V hn = nw_cell<L, RELU>(hd, s, e[r], f, neg_oe, neg_e);
+			V hn = nw_cell<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e);
 			hd = h[r];
 			h[r] = hn;
 		}
