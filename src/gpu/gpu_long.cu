@@ -298,21 +298,30 @@ void nw_long_emulate_launch(const nw_lparams_t *p, int wide)
 	}
 }
 
+/* The kernel's parameters for one job, tiles TC columns wide (shared by the launch and
+ * its host emulation). */
+static void nw_long_params(const nw_job_t *job, int32_t TC, const uint8_t *qcodes,
+			   const uint8_t *rcodes, const int32_t *table, int kind, int32_t O,
+			   int32_t E, nw_lparams_t *p)
+{
+	memset(p, 0, sizeof *p);
+	nw_long_geometry(job, TC, p);
+	p->qcodes = qcodes;
+	p->rcodes = rcodes;
+	p->table = table;
+	p->kind = kind;
+	p->O = O;
+	p->E = E;
+}
+
 static int nw_long_kc(int kind) { return kind == NW_DP_LOCAL ? 0 : kind == NW_DP_REV_LOCAL ? 1 : 2; }
 
 int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
 		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out)
 {
 	nw_lparams_t p;
-	memset(&p, 0, sizeof p);
 	/* Square tiles keep the number of anti-diagonals (launches) low for square pairs. */
-	nw_long_geometry(job, NW_LONG_TR, &p);
-	p.qcodes = qcodes;
-	p.rcodes = rcodes;
-	p.table = dtable;
-	p.kind = kind;
-	p.O = O;
-	p.E = E;
+	nw_long_params(job, NW_LONG_TR, qcodes, rcodes, dtable, kind, O, E, &p);
 	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
 	case 0: return nw_long_go<nw_l32, 0>(g, &p, out);
 	case 1: return nw_long_go<nw_l32, 1>(g, &p, out);
@@ -328,14 +337,7 @@ void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *
 		     nw_dp_out *out)
 {
 	nw_lparams_t p;
-	memset(&p, 0, sizeof p);
-	nw_long_geometry(job, TC, &p);
-	p.qcodes = qcodes;
-	p.rcodes = rcodes;
-	p.table = table;
-	p.kind = kind;
-	p.O = O;
-	p.E = E;
+	nw_long_params(job, TC, qcodes, rcodes, table, kind, O, E, &p);
 	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
 	case 0: nw_long_emul<nw_l32, 0>(&p, out); break;
 	case 1: nw_long_emul<nw_l32, 1>(&p, out); break;

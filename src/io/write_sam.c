@@ -64,6 +64,17 @@ static int check_unique_refs(const nw_ref_list_t *refs, char *err, size_t errlen
 	return ret;
 }
 
+/* Free the header and the record buffer (the stream is closed by the caller). */
+static void release(nw_writer_t *w)
+{
+	if (w->hdr)
+		sam_hdr_destroy(w->hdr);
+	w->hdr = NULL;
+	if (w->rec)
+		bam_destroy1(w->rec);
+	w->rec = NULL;
+}
+
 int nw_sam_open(nw_writer_t *w, const char *path, const nw_opt_t *opt,
 		const nw_ref_list_t *refs, char *err, size_t errlen)
 {
@@ -124,12 +135,7 @@ cleanup:
 		if (w->hts)
 			hts_close(w->hts);
 		w->hts = NULL;
-		if (w->hdr)
-			sam_hdr_destroy(w->hdr);
-		w->hdr = NULL;
-		if (w->rec)
-			bam_destroy1(w->rec);
-		w->rec = NULL;
+		release(w);
 	}
 	return ret;
 }
@@ -144,12 +150,7 @@ int nw_sam_close(nw_writer_t *w, char *err, size_t errlen)
 			ret = nw_wr_io_error(w, errno, err, errlen);
 		w->hts = NULL;
 	}
-	if (w->hdr)
-		sam_hdr_destroy(w->hdr);
-	w->hdr = NULL;
-	if (w->rec)
-		bam_destroy1(w->rec);
-	w->rec = NULL;
+	release(w);
 	return ret;
 }
 
