@@ -260,7 +260,7 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 
 /* ---------------------------------------------------------------- set-up */
 
-static int choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr)
+static void choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr)
 {
 	const nw_opt_t *opt = run->opt;
 	if (opt->alphabet != NW_ALPHA_AUTO) {
@@ -268,14 +268,12 @@ static int choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr)
 	} else if (opt->matrix && nw_matrix_builtin_alphabet(opt->matrix) != NW_ALPHA_AUTO) {
 		run->alphabet = nw_matrix_builtin_alphabet(opt->matrix);
 	} else {
-		static uint64_t counts[256];
-		memset(counts, 0, sizeof counts);
+		uint64_t counts[256] = {0};
 		nw_reader_count_chars(qr, counts);
 		nw_reader_count_chars(rr, counts);
 		run->alphabet = nw_alphabet_guess(counts);
 		run->alphabet_guessed = 1;
 	}
-	return 0;
 }
 
 static int setup_scoring(run_t *run, char *err, size_t errlen)
