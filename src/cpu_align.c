@@ -7,7 +7,8 @@
  *    score. That pass runs with the reference along the rows, so it stops as soon as the
  *    reference span of the shortest optimal alignment has been covered: a read aligned
  *    inside a long reference costs little more than the forward pass.
- * The path, when asked for, comes from cpu_path.c over the aligned region.
+ * The path, when asked for, comes from cpu_path.c over the aligned region, of the kind
+ * src/path.h chooses for its size.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -267,14 +268,15 @@ int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 	res->qstart = res->rstart = 0;
 	res->n_cigar = 0;
 	res->matches = res->aln_len = res->edits = 0;
-	res->path_kind = 0;
+	res->path_kind = NW_PATH_NONE;
 	if ((ret = forward(p, q, qlen, r, rlen, ws, res)) < 0)
 		return ret;
 	if (p->mode == NW_MODE_LOCAL && res->score <= 0) {
-		res->score = 0; /* no positive alignment: empty span */
+		res->score = res->opt_score = 0; /* no positive alignment: empty span */
 		res->qend = res->rend = 0;
 		return 0;
 	}
+	res->opt_score = res->score; /* a GACT path may score less: see nw_path_finish */
 	if (p->ends_only)
 		return 0;
 	if (p->mode != NW_MODE_GLOBAL && (ret = find_start(p, q, r, ws, res)) < 0)
@@ -287,25 +289,19 @@ int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 int nw_cpu_align_path(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 		      const uint8_t *r, int64_t rlen, nw_workspace_t *ws, nw_result_t *res)
 {
-	int64_t path_score = 0;
-	char err[160] = "";
+	int64_t m = res->qend - res->qstart, n = res->rend - res->rstart;
+	int ret;
 	res->n_cigar = 0;
-	if (res->qend <= res->qstart && res->rend <= res->rstart)
-		return 0; /* the empty local alignment has no path */
-	int ret = nw_cpu_path(ws, p->sc, q + res->qstart, res->qend - res->qstart,
-			      r + res->rstart, res->rend - res->rstart, res);
-	if (ret < 0)
-		return ret;
-	/* The path must reach the score the passes found: checked on every pair, since a
-	 * wrong CIGAR is worse than none. */
-	if (nw_cigar_rescore(res->cigar, res->n_cigar, p->sc, q, qlen, res->qstart, r, rlen,
-			     res->rstart, &path_score, err, sizeof err) < 0 ||
-	    path_score != res->score) {
-		nw_log_error("internal: path of score %lld does not reach the optimum %lld %s",
-			     (long long)path_score, (long long)res->score, err);
-		return NW_ERR_INTERNAL;
+	res->path_kind = NW_PATH_NONE;
+	if (m > 0 || n > 0) { /* the empty local alignment has no path */
+		int kind = nw_path_kind(p, m, n);
+		const uint8_t *qs = q + res->qstart, *rs = r + res->rstart;
+		ret = kind == NW_PATH_GACT ? nw_cpu_gact(ws, p, qs, m, rs, n, res)
+					   : nw_cpu_path(ws, p->sc, qs, m, rs, n, res);
+		if (ret < 0)
+			return ret;
+		res->path_kind = kind;
 	}
-	nw_cigar_stats(res);
-	res->path_kind = 1;
-	return 0;
+	/* Every path is checked against the optimum: a wrong CIGAR is worse than none. */
+	return nw_path_finish(p, q, qlen, r, rlen, res);
 }

@@ -4,6 +4,7 @@
 #define NW_CPU_ALIGN_H
 
 #include "nwalign.h"
+#include "path.h"
 
 /* Far below any reachable score, yet safe to subtract gap costs from repeatedly. */
 #define NW_NEG_INF (INT64_MIN / 4)
@@ -85,13 +86,26 @@ void nw_workspace_set_simd(nw_workspace_t *ws, int on);
 int nw_ws_rows(nw_workspace_t *ws, int64_t n);
 const uint8_t *nw_ws_reverse(nw_workspace_t *ws, int k, const uint8_t *x, int64_t n);
 
-/* The alignment path of q[0..m) against r[0..n) as a global alignment (Myers-Miller),
- * appended to res->cigar. */
+/* The exact path of q[0..m) against r[0..n) as a global alignment (Myers-Miller, whose
+ * leaves are full matrices), into res->cigar (cleared first). */
 int nw_cpu_path(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *q, int64_t m,
 		const uint8_t *r, int64_t n, nw_result_t *res);
 
-/* The path over the span already in res (from nw_cpu_align or the GPU engine), checked
- * by rescoring against res->score; fills the CIGAR and its statistics. */
+/* One GACT tile t of the span q[0..m) x r[0..n) (src/path.h): the full-matrix traceback of
+ * its reversed slices (row k = q[t->i - k], column k = r[t->j - k]) with row 0 opened at
+ * t->top_open, column 0 at t->left_open, traced back from (tm, tn) in the H state. *ops
+ * (workspace memory, valid until the next call) receives the *k ops from (0, 0) on, first
+ * op first. Returns 0 or NW_ERR_MEMORY. */
+int nw_cpu_gact_tile(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *q,
+		     const uint8_t *r, const nw_gact_tile_t *t, const uint8_t **ops, int64_t *k);
+/* The GACT path of q[0..m) against r[0..n) (tile size and overlap from nw_gact_params),
+ * into res->cigar (cleared first) in forward order. Not checked: see nw_path_finish. */
+int nw_cpu_gact(nw_workspace_t *ws, const nw_align_params_t *p, const uint8_t *q, int64_t m,
+		const uint8_t *r, int64_t n, nw_result_t *res);
+
+/* The path over the span already in res (from nw_cpu_align or the GPU engine): the kind
+ * nw_path_kind chooses (res->path_kind), then nw_path_finish's checks, statistics and,
+ * for GACT, res->score = the path's score, res->opt_score = the optimum. */
 int nw_cpu_align_path(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 		      const uint8_t *r, int64_t rlen, nw_workspace_t *ws, nw_result_t *res);
 

@@ -10,10 +10,12 @@
 #include <htslib/hts.h>
 
 #include "nwalign.h"
+#include "path.h"
 
 enum {
 	OPT_PAIRS = 256, OPT_MATCH, OPT_MISMATCH, OPT_MATRIX, OPT_GAP_OPEN, OPT_GAP_EXTEND,
-	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH, OPT_TOP, OPT_STRAND
+	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH, OPT_TOP, OPT_STRAND, OPT_TILE,
+	OPT_OVERLAP, OPT_EXACT
 };
 
 static const struct option long_opts[] = {
@@ -33,6 +35,9 @@ static const struct option long_opts[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"no-header", no_argument, NULL, OPT_NO_HEADER},
 	{"top", required_argument, NULL, OPT_TOP},
+	{"tile", required_argument, NULL, OPT_TILE},
+	{"overlap", required_argument, NULL, OPT_OVERLAP},
+	{"exact", no_argument, NULL, OPT_EXACT},
 	{"threads", required_argument, NULL, 't'},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"device", required_argument, NULL, OPT_DEVICE},
@@ -45,6 +50,8 @@ static const struct option long_opts[] = {
 
 static void usage(FILE *fp, const nw_opt_t *d)
 {
+	int tile, overlap;
+	nw_opt_gact(d, &tile, &overlap);
 	fprintf(fp,
 "Usage: nwalign [options] -q QUERY -r REF [> out.tsv]\n"
 "Exact pairwise alignment (Needleman-Wunsch, Smith-Waterman, semi-global) with affine gaps.\n"
@@ -74,18 +81,25 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "      --no-header           no '#' header line in TSV\n"
 "      --top INT             all vs all: only the INT best references per query, best first\n"
 "                            (ties: reference order) [0: every pair]\n"
+"Paths (with -c, paf or sam):\n"
+"      --exact               exact paths for every span, by divide and conquer (slower); by\n"
+"                            default spans over %lld cells take GACT tiles, whose path may\n"
+"                            score below the optimum (PAF/SAM tag os:i: the optimum)\n"
+"      --tile INT            GACT tile size, 16..4096 [%d]\n"
+"      --overlap INT         GACT tile overlap, 0..tile-8 [%d, or 3/8 of a smaller tile]\n"
 "Engine:\n"
 "  -t, --threads INT         CPU threads [%d: the online CPUs]\n"
 "      --backend auto|cpu|gpu  [auto: the GPU when built with CUDA and a device is present]\n"
 "      --device INT          CUDA device [%d]\n"
 "      --batch-size INT      query records per batch [%lld]\n"
-"  -v, --verbose             summary line on stderr (pairs, cells, seconds, GCUPS, backend);\n"
-"                            -vv more\n"
+"  -v, --verbose             summary line on stderr (pairs, cells, seconds, GCUPS, backend;\n"
+"                            paths by kind); -vv more\n"
 "  -h, --help                this help on stdout, exit 0\n"
 "  -V, --version             version on stdout, exit 0\n"
 "\n"
 "Coordinates are 0-based, half-open. See nwalign(1) for output columns and tie rules.\n",
-		2, 4, 4, 11, 2, 1, d->threads, d->device, (long long)d->batch_records);
+		2, 4, 4, 11, 2, 1, (long long)NW_PATH_FULL_CELLS, tile, overlap, d->threads,
+		d->device, (long long)d->batch_records);
 }
 
 static int usage_error(const char *fmt, const char *a, const char *b)
@@ -166,6 +180,7 @@ int main(int argc, char **argv)
 		case 'r': opt.ref_path = optarg; break;
 		case 'o': opt.out_path = optarg; break;
 		case 'c': opt.cigar = 1; break;
+		case OPT_EXACT: opt.exact = 1; break;
 		case 'v': verbose++; break;
 		case OPT_NO_HEADER: opt.header = 0; break;
 		case OPT_MATRIX: opt.matrix = optarg; break;
@@ -207,14 +222,19 @@ int main(int argc, char **argv)
 		case OPT_GAP_EXTEND:
 		case OPT_DEVICE:
 		case OPT_TOP:
+		case OPT_TILE:
+		case OPT_OVERLAP:
 		case 't':
 		case OPT_BATCH: {
 			int *dst = c == OPT_MATCH ? &opt.match : c == OPT_MISMATCH ? &opt.mismatch
 				 : c == OPT_GAP_OPEN ? &opt.gap_open : c == OPT_GAP_EXTEND ? &opt.gap_extend
 				 : c == OPT_DEVICE ? &opt.device : c == OPT_TOP ? &opt.top
+				 : c == OPT_TILE ? &opt.tile : c == OPT_OVERLAP ? &opt.overlap
 				 : c == 't' ? &opt.threads : NULL;
 			if (parse_int(optarg, INT_MIN, INT_MAX, &v) < 0)
 				return usage_error("--%s needs an integer, not '%s'", long_name(c), optarg);
+			if (v < 0 && (c == OPT_TILE || c == OPT_OVERLAP)) /* -1 means "default" */
+				return usage_error("--%s must not be negative (got %s)", long_name(c), optarg);
 			if (dst)
 				*dst = v;
 			else

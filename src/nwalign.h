@@ -195,7 +195,10 @@ typedef struct {
 	uint32_t *cigar;                       /* I, D, =, X only (no clips); NULL without path */
 	int64_t n_cigar, m_cigar;
 	int64_t matches, aln_len, edits;       /* from the path: '=' count, columns, X+I+D */
-	int path_kind;                         /* how the path was made (0 none, see engines) */
+	int64_t opt_score;                     /* the optimum from the score engine: equals
+						* score except for GACT paths (score is then
+						* the path's own score) */
+	int path_kind;                         /* how the path was made: NW_PATH_* (src/path.h) */
 	int strand;                            /* 1: the query's reverse complement aligned;
 						* coordinates stay on the query as given, the
 						* CIGAR follows the reference (as in SAM) */
@@ -234,8 +237,10 @@ int nw_cigar_write(FILE *fp, const uint32_t *cigar, int64_t n);
  * at the end: the largest reference start, then the largest query start, whose alignment
  * to the end reaches the score (the shortest optimal alignment). A local alignment of
  * score 0 is reported with an empty span [0, 0) on both sequences and no path.
- * With want_path, the path is computed by Myers-Miller divide and conquer (linear memory)
- * over the aligned region.
+ * With want_path, the path over the aligned region is of the kind src/path.h chooses: a
+ * full-matrix traceback for spans up to 2^22 cells, else GACT tiles (heuristic: score
+ * becomes the path's score, opt_score keeps the optimum) or, with exact, Myers-Miller
+ * divide and conquer in linear memory.
  */
 typedef struct {
 	nw_mode_t mode;
@@ -243,6 +248,10 @@ typedef struct {
 	int want_path;
 	int ends_only;   /* score and end cell only (qstart = rstart = 0, no path): --top
 			  * ranks every pair by these, then aligns the kept ones in full */
+	int tile, overlap; /* GACT tile size T and overlap O as used (nw_opt_gact resolves the
+			    * options' defaults, so overlap 0 is a real overlap of 0); tile 0,
+			    * as in a zero-initialised struct, means the defaults for both */
+	int exact;         /* long spans: exact divide-and-conquer paths instead of GACT */
 } nw_align_params_t;
 
 typedef struct nw_workspace_s nw_workspace_t;  /* per-thread scratch rows */
@@ -274,12 +283,18 @@ typedef struct {
 	uint64_t batch_residues;      /* query residues per batch */
 	int top;                      /* all vs all: keep the top best references per query (0: all) */
 	int both_strands;             /* DNA: also align each query's reverse complement */
+	int tile, overlap;            /* GACT tile size and overlap; -1: the default (tile 320,
+				       * overlap 120 or 3/8 of a smaller tile); see nw_opt_gact */
+	int exact;                    /* long spans: exact paths (divide and conquer), not GACT */
 	const char *command_line;     /* for SAM @PG CL */
 } nw_opt_t;
 
 void nw_opt_init(nw_opt_t *opt);
 /* Check values and combinations; fills err with a one-line message on error. */
 int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen);
+/* The GACT tile size and overlap the options ask for, defaults resolved (what goes into
+ * nw_align_params_t). */
+void nw_opt_gact(const nw_opt_t *opt, int *tile, int *overlap);
 /* Run the whole pipeline: read, align, write. Returns 0 or a negative code (message in
  * err). */
 int nw_run(const nw_opt_t *opt, char *err, size_t errlen);

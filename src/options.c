@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "nwalign.h"
+#include "path.h"
 
 void nw_opt_init(nw_opt_t *opt)
 {
@@ -22,6 +23,16 @@ void nw_opt_init(nw_opt_t *opt)
 	opt->backend = NW_BACKEND_AUTO;
 	opt->batch_records = 65536;
 	opt->batch_residues = (uint64_t)64 << 20;
+	opt->tile = -1;       /* -1: NW_GACT_TILE_DEFAULT */
+	opt->overlap = -1;    /* -1: NW_GACT_OVERLAP_DEFAULT, or 3/8 of a smaller tile */
+}
+
+void nw_opt_gact(const nw_opt_t *opt, int *tile, int *overlap)
+{
+	int t = opt->tile >= 0 ? opt->tile : NW_GACT_TILE_DEFAULT;
+	int o = t * 3 / 8 < NW_GACT_OVERLAP_DEFAULT ? t * 3 / 8 : NW_GACT_OVERLAP_DEFAULT;
+	*tile = t;
+	*overlap = opt->overlap >= 0 ? opt->overlap : o;
 }
 
 int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen)
@@ -79,6 +90,19 @@ int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen)
 				 opt->matrix, nw_alphabet_name(m), nw_alphabet_name(opt->alphabet));
 			return NW_ERR_USAGE;
 		}
+	}
+	/* --tile, --overlap: a tile keeps at least 8 rows and columns of its path. They only
+	 * matter with a path, but are checked whatever the output. */
+	int tile, overlap;
+	nw_opt_gact(opt, &tile, &overlap);
+	if (opt->tile != -1 && (opt->tile < 16 || opt->tile > 4096)) {
+		snprintf(err, errlen, "--tile must be between 16 and 4096 (got %d)", opt->tile);
+		return NW_ERR_USAGE;
+	}
+	if (opt->overlap != -1 && (overlap < 0 || overlap > tile - 8)) {
+		snprintf(err, errlen, "--overlap must be between 0 and %d, the tile size %d minus 8 "
+			 "(got %d)", tile - 8, tile, opt->overlap);
+		return NW_ERR_USAGE;
 	}
 	if (opt->alphabet == NW_ALPHA_PROTEIN && opt->both_strands) {
 		snprintf(err, errlen, "--strand both needs DNA; protein has one strand");

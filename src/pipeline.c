@@ -7,6 +7,12 @@
  * (plan.c) so that results stay bounded. Zip: queries and references are read in
  * lockstep, batch by batch. The next batch is read on a thread of its own (feeder.c) while
  * the current one aligns. Results are written in input order whatever the engine.
+ *
+ * A chunk goes through stages, so that no path is computed for a result that is not
+ * written: scores and spans of every pair (both strands with --strand both; --top ranks
+ * on scores and end cells alone, then finds the spans of the kept pairs), the choice of
+ * strand and of the --top pairs, then the paths of the results kept (src/path.h decides
+ * their kind), and last the reverse-strand coordinates mirrored onto the query as given.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,6 +24,7 @@
 #include "feeder.h"
 #include "gpu.h"
 #include "nwalign.h"
+#include "path.h"
 #include "plan.h"
 #include "writer.h"
 
@@ -35,6 +42,9 @@ typedef struct {
 	nw_pair_t *top_pairs;        /* --top: the kept pairs of a chunk and their results */
 	nw_result_t *top_res;
 	nw_result_t *rc_res;         /* --strand both: results of the reverse complements */
+	nw_pair_t *sub_pairs;        /* --strand both: the pairs of one strand, and their */
+	nw_result_t *sub_res;        /* results moved here for a stage (owning nothing) */
+	int64_t n_paths[4];          /* paths written, by kind (NW_PATH_*) */
 	nw_writer_t *writer;
 	double cells, t0, last_progress;
 	int64_t n_pairs;
@@ -50,6 +60,12 @@ static double now(void)
 
 /* ---------------------------------------------------------------- CPU workers */
 
+enum {
+	JOB_ALIGN,   /* scores and spans (a path too when params want one) */
+	JOB_PATHS,   /* scores and spans are known: compute and check the paths */
+	JOB_FINISH   /* paths are there (GPU): check them (nw_path_finish) */
+};
+
 typedef struct {
 	const run_t *run;
 	const nw_align_params_t *params;
@@ -58,7 +74,7 @@ typedef struct {
 	nw_result_t *res;
 	int64_t n, grain;
 	int64_t next;               /* next pair to take (atomic) */
-	int paths_only;             /* scores and spans are known: only compute paths */
+	int what;                   /* JOB_* */
 	int failed;                 /* atomic: set by the first failing worker */
 	int err_code;
 } job_t;
@@ -86,8 +102,10 @@ static void *cpu_worker(void *arg)
 				last_q = pr->q;
 			}
 			nw_batch_unpack(job->rb, pr->r, r);
-			ret = job->paths_only ? nw_cpu_align_path(p, q, qlen, r, rlen, ws, &job->res[k])
-					      : nw_cpu_align(p, q, qlen, r, rlen, ws, &job->res[k]);
+			nw_result_t *rs = &job->res[k];
+			ret = job->what == JOB_ALIGN ? nw_cpu_align(p, q, qlen, r, rlen, ws, rs)
+			    : job->what == JOB_PATHS ? nw_cpu_align_path(p, q, qlen, r, rlen, ws, rs)
+						     : nw_path_finish(p, q, qlen, r, rlen, rs);
 		}
 	}
 	if (ret < 0 && !__atomic_exchange_n(&job->failed, 1, __ATOMIC_RELAXED))
@@ -100,13 +118,13 @@ static void *cpu_worker(void *arg)
 
 static int run_cpu(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		   const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
-		   int paths_only, char *err, size_t errlen)
+		   int what, char *err, size_t errlen)
 {
 	int nt = run->opt->threads;
 	if (nt > n)
 		nt = n > 0 ? (int)n : 1;
 	job_t job = {.run = run, .params = p, .qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n,
-		     .paths_only = paths_only};
+		     .what = what};
 	job.grain = n / ((int64_t)nt * 16);
 	job.grain = job.grain < 1 ? 1 : job.grain > 64 ? 64 : job.grain;
 	pthread_t *tid = calloc((size_t)nt, sizeof *tid);
@@ -151,47 +169,111 @@ static void progress(run_t *run, int final)
 	run->progress_shown = 1;
 }
 
-/* Scores, coordinates and (when p->want_path) paths of n pairs with the run's engine. */
-static int engine(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+/* A stage of a chunk: n pairs of queries qb (one strand) against references rb. */
+typedef int (*stage_fn)(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+			const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+			char *err, size_t errlen);
+
+/* Scores and spans (with p->ends_only, end cells only) of n pairs with the run's engine;
+ * no path (p->want_path is 0). */
+static int scores(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		  const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		  char *err, size_t errlen)
 {
-	if (!run->gpu)
-		return run_cpu(run, p, qb, rb, pairs, res, n, 0, err, errlen);
-	nw_align_params_t scores_only = *p;
-	scores_only.want_path = 0;
-	int ret = nw_gpu_align(run->gpu, &scores_only, qb, rb, pairs, n, res, err, errlen);
-	if (ret == 0 && p->want_path) /* paths on the CPU over the GPU's spans */
-		ret = run_cpu(run, p, qb, rb, pairs, res, n, 1, err, errlen);
+	int ret = run->gpu ? nw_gpu_align(run->gpu, p, qb, rb, pairs, n, res, err, errlen)
+			   : run_cpu(run, p, qb, rb, pairs, res, n, JOB_ALIGN, err, errlen);
+	for (int64_t k = 0; k < n; k++) {
+		res[k].n_cigar = 0;
+		res[k].path_kind = NW_PATH_NONE;
+		res[k].opt_score = res[k].score;
+	}
 	return ret;
 }
 
-/* Results of n pairs on the strands asked for: with --strand both, the reverse
- * complements are aligned too (into run->rc_res) and each pair keeps the better strand,
- * the query as given on ties. Coordinates stay on the query as given. */
-static int align_strands(run_t *run, const nw_align_params_t *p, const nw_batch_set_t *set,
+/* Paths of n pairs whose scores and spans res holds, checked by nw_path_finish: on the CPU,
+ * or on the GPU with the checks on the CPU threads. */
+static int paths(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+		 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+		 char *err, size_t errlen)
+{
+	if (!run->gpu)
+		return run_cpu(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
+	int ret = nw_gpu_paths(run->gpu, p, qb, rb, pairs, n, res, err, errlen);
+	return ret < 0 ? ret : run_cpu(run, p, qb, rb, pairs, res, n, JOB_FINISH, err, errlen);
+}
+
+/* Runs stage on every result in the frame of its strand: results with strand 0 against the
+ * query as given, those with strand 1 against its reverse complement (set->q_rc), whose
+ * coordinates they still carry. With --strand both, each strand's pairs and results are
+ * moved into run->sub_pairs / sub_res for the call and back after it. */
+static int on_strands(run_t *run, stage_fn stage, const nw_align_params_t *p,
+		      const nw_batch_set_t *set, const nw_batch_t *rb, const nw_pair_t *pairs,
+		      nw_result_t *res, int64_t n, char *err, size_t errlen)
+{
+	for (int s = 0; s <= 1; s++) {
+		const nw_batch_t *qb = s ? &set->q_rc : &set->q;
+		int64_t m = 0;
+		int ret;
+		for (int64_t k = 0; k < n; k++)
+			m += res[k].strand == s;
+		if (m == 0)
+			continue;
+		if (m == n) /* one strand only (always so without --strand both) */
+			return stage(run, p, qb, rb, pairs, res, n, err, errlen);
+		for (int64_t k = 0, x = 0; k < n; k++)
+			if (res[k].strand == s) {
+				run->sub_pairs[x] = pairs[k];
+				run->sub_res[x++] = res[k];
+			}
+		ret = stage(run, p, qb, rb, run->sub_pairs, run->sub_res, m, err, errlen);
+		for (int64_t k = 0, x = 0; k < n; k++) /* back, so that each owns its CIGAR */
+			if (res[k].strand == s) {
+				res[k] = run->sub_res[x++];
+				res[k].strand = s;
+			}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Scores and spans of n pairs (p: no path). With --strand both the reverse complements
+ * are aligned too (into run->rc_res) and each result keeps the better strand, the query as
+ * given on ties, with the coordinates of that strand's query (see to_query_frame). */
+static int score_strands(run_t *run, const nw_align_params_t *p, const nw_batch_set_t *set,
 			 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res,
 			 int64_t n, char *err, size_t errlen)
 {
-	const nw_batch_t *qb = &set->q;
-	int ret = engine(run, p, qb, rb, pairs, res, n, err, errlen);
+	int ret = scores(run, p, &set->q, rb, pairs, res, n, err, errlen);
+	for (int64_t k = 0; k < n; k++)
+		res[k].strand = 0;
 	if (ret < 0 || !run->opt->both_strands)
 		return ret;
-	if ((ret = engine(run, p, &set->q_rc, rb, pairs, run->rc_res, n, err, errlen)) < 0)
+	if ((ret = scores(run, p, &set->q_rc, rb, pairs, run->rc_res, n, err, errlen)) < 0)
 		return ret;
 	for (int64_t k = 0; k < n; k++) {
-		res[k].strand = 0;
 		if (run->rc_res[k].score <= res[k].score)
 			continue;
 		nw_result_t t = res[k]; /* swap, so that each keeps owning a CIGAR buffer */
 		res[k] = run->rc_res[k];
 		run->rc_res[k] = t;
-		int64_t len = qb->len[pairs[k].q], qs = res[k].qstart;
-		res[k].qstart = len - res[k].qend;
-		res[k].qend = len - qs;
 		res[k].strand = 1;
 	}
 	return 0;
+}
+
+/* Query coordinates of reverse-strand results, found on the reverse complement, mirrored
+ * onto the query as given; their CIGARs stay as computed, following the reference. */
+static void to_query_frame(const nw_batch_t *qb, const nw_pair_t *pairs, nw_result_t *res,
+			   int64_t n)
+{
+	for (int64_t k = 0; k < n; k++) {
+		if (!res[k].strand)
+			continue;
+		int64_t len = qb->len[pairs[k].q], qs = res[k].qstart;
+		res[k].qstart = len - res[k].qend;
+		res[k].qend = len - qs;
+	}
 }
 
 /* Does result a (of reference ra) rank before result b? Higher score, then earlier
@@ -202,7 +284,8 @@ static int ranks_before(const nw_result_t *a, uint32_t ra, const nw_result_t *b,
 }
 
 /* --top: of each query's n_ref pairs (adjacent, reference order), keep the run's top best
- * in rank order. Returns the number of pairs kept in run->top_pairs. */
+ * in rank order. Returns the number of pairs kept in run->top_pairs; run->top_res gets
+ * their strands. */
 static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 {
 	int64_t kept = 0, top = run->opt->top < (int)n_ref ? run->opt->top : n_ref;
@@ -220,6 +303,8 @@ static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 			}
 			best[k] = run->pairs[q0 + j];
 		}
+		for (int64_t k = 0; k < have; k++)
+			run->top_res[kept + k].strand = res[best[k].r].strand;
 		kept += have;
 	}
 	return kept;
@@ -229,27 +314,32 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 		       char *err, size_t errlen)
 {
 	const nw_batch_t *qb = &set->q;
-	const nw_pair_t *out_pairs = run->pairs;
-	const nw_result_t *out_res = run->res;
+	nw_pair_t *out_pairs = run->pairs;
+	nw_result_t *out_res = run->res;
+	nw_align_params_t sp = run->params; /* the score stages */
 	int64_t n_out = n;
 	int ret;
-	if (run->opt->top > 0) {
-		/* Rank every pair by score and end alone, then align the kept ones in full. */
-		nw_align_params_t ends = run->params;
-		ends.ends_only = 1;
-		ends.want_path = 0;
-		if ((ret = align_strands(run, &ends, set, rb, run->pairs, run->res, n, err, errlen)) < 0)
-			return ret;
+	sp.want_path = 0;
+	sp.ends_only = run->opt->top > 0; /* --top ranks by score and end alone */
+	if ((ret = score_strands(run, &sp, set, rb, run->pairs, run->res, n, err, errlen)) < 0)
+		return ret;
+	if (run->opt->top > 0) { /* the spans of the kept pairs, on their strands */
 		n_out = select_top(run, n, (uint32_t)rb->n);
-		ret = align_strands(run, &run->params, set, rb, run->top_pairs, run->top_res, n_out,
-				    err, errlen);
 		out_pairs = run->top_pairs;
 		out_res = run->top_res;
-	} else {
-		ret = align_strands(run, &run->params, set, rb, run->pairs, run->res, n, err, errlen);
+		sp.ends_only = 0;
+		if ((ret = on_strands(run, scores, &sp, set, rb, out_pairs, out_res, n_out, err,
+				      errlen)) < 0)
+			return ret;
 	}
-	if (ret < 0)
-		return ret;
+	if (run->params.want_path) {
+		if ((ret = on_strands(run, paths, &run->params, set, rb, out_pairs, out_res, n_out,
+				      err, errlen)) < 0)
+			return ret;
+		for (int64_t k = 0; k < n_out; k++)
+			run->n_paths[out_res[k].path_kind & 3]++;
+	}
+	to_query_frame(qb, out_pairs, out_res, n_out);
 	if ((ret = nw_writer_write(run->writer, qb, rb, out_pairs, out_res, n_out, err, errlen)) < 0)
 		return ret;
 	run->n_pairs += n;
@@ -385,7 +475,9 @@ static int ensure_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 	if (n <= old)
 		return 0;
 	if (grow_pairs(&run->pairs, n) < 0 || grow_results(&run->res, old, n) < 0 ||
-	    (run->opt->both_strands && grow_results(&run->rc_res, old, n) < 0) ||
+	    (run->opt->both_strands && (grow_results(&run->rc_res, old, n) < 0 ||
+					grow_results(&run->sub_res, old, n) < 0 ||
+					grow_pairs(&run->sub_pairs, n) < 0)) ||
 	    (run->opt->top > 0 && (grow_pairs(&run->top_pairs, n) < 0 ||
 				   grow_results(&run->top_res, old, n) < 0))) {
 		snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
@@ -457,6 +549,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	run.params.mode = opt->mode;
 	run.params.sc = &run.sc;
 	run.params.want_path = opt->cigar || opt->format != NW_FMT_TSV;
+	nw_opt_gact(opt, &run.params.tile, &run.params.overlap);
+	run.params.exact = opt->exact;
 	if (!zip && (ret = nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
 		goto out;
 	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
@@ -485,6 +579,11 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    (long long)run.n_pairs, run.cells, sec,
 			    sec > 0 ? run.cells / sec * 1e-9 : 0.0, run.gpu ? "gpu" : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
+		if (run.params.want_path)
+			nw_log_info("paths: %lld full, %lld gact (T=%d O=%d), %lld exact",
+				    (long long)run.n_paths[NW_PATH_FULL],
+				    (long long)run.n_paths[NW_PATH_GACT], run.params.tile,
+				    run.params.overlap, (long long)run.n_paths[NW_PATH_EXACT]);
 		if (run.gpu) {
 			double k = nw_gpu_kernel_seconds(run.gpu);
 			nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s", k,
@@ -504,6 +603,8 @@ out:
 			nw_result_free(&run.rc_res[k]);
 	}
 	free(run.rc_res);
+	free(run.sub_res); /* copies only: the CIGARs are owned by res, top_res and rc_res */
+	free(run.sub_pairs);
 	if (feeder_ready)
 		nw_feeder_free(&feeder);
 	free(run.res);

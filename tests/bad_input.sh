@@ -58,6 +58,14 @@ expect "negative top" 1 "--top must be" -q "$q" -r "$r" --top -1
 expect "bad strand" 1 "--strand must be forward or both" -q "$q" -r "$r" --strand reverse
 expect "strand both with protein" 1 "--strand both needs DNA" -q "$data/globins.fa" -r "$data/globins.fa" --strand both
 expect "stray argument" 1 "unexpected argument" -q "$q" -r "$r" extra
+expect "tile too small" 1 "--tile must be between 16 and 4096 \(got 8\)" -q "$q" -r "$r" -c --tile 8
+expect "tile too large" 1 "--tile must be between 16 and 4096" -q "$q" -r "$r" -f paf --tile 5000
+expect "negative tile" 1 "--tile must not be negative" -q "$q" -r "$r" -c --tile -1
+expect "non-numeric overlap" 1 "--overlap needs an integer, not 'x'" -q "$q" -r "$r" -c --overlap x
+expect "negative overlap" 1 "--overlap must not be negative" -q "$q" -r "$r" -c --overlap -4
+expect "overlap above the default tile" 1 "--overlap must be between 0 and 312, the tile size 320 minus 8 \(got 313\)" -q "$q" -r "$r" -c --overlap 313
+expect "overlap too close to the tile" 1 "--overlap must be between 0 and 56" -q "$q" -r "$r" -f sam --tile 64 --overlap 60
+expect "tile without a value" 1 "--tile needs a value" -q "$q" -r "$r" -c --tile
 
 # --backend gpu without a GPU engine or a device: one clear line (where a device is
 # present the run simply succeeds).

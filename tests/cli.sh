@@ -124,9 +124,73 @@ grep -q '	-	' "$tmp/both.tsv" && ok || bad "--strand both found no reverse-stran
 	awk -F'\t' '$1 != "read8_random" && $9 != "-" {bad = 1; print} END {exit bad}' >&2 && ok ||
 	bad "reverse-complemented reads not found on the reverse strand"
 
+# Long pairs: a span above 2^22 cells takes a GACT path (heuristic) unless --exact. A
+# 2,400 bp reference (random, from a fixed seed) and a read made from 2,200 bp of it with
+# ~6% edits, plus the read's reverse complement.
+awk 'BEGIN {
+	s = 12345
+	for (i = 0; i < 2400; i++) { s = (s * 1103515245 + 12345) % 2147483648; r = r substr("ACGT", int(s / 65536) % 4 + 1, 1) }
+	print ">long_ref"; print r
+	q = ""
+	for (i = 101; i <= 2300; i++) {
+		s = (s * 1103515245 + 12345) % 2147483648; x = int(s / 65536) % 100
+		b = substr(r, i, 1)
+		if (x < 2) continue
+		if (x < 4) q = q substr("ACGT", int(s / 256) % 4 + 1, 1)
+		q = q (x < 6 ? substr("ACGT", int(s / 16) % 4 + 1, 1) : b)
+	}
+	print ">long_read" > "/dev/stderr"; print q > "/dev/stderr"
+}' >"$tmp/long_ref.fa" 2>"$tmp/long_read.fa"
+revcomp_fa() {
+	awk 'BEGIN {c["A"] = "T"; c["C"] = "G"; c["G"] = "C"; c["T"] = "A"}
+	     /^>/ {print $0 "_rc"; next}
+	     {t = ""; for (i = length($0); i > 0; i--) t = t c[substr($0, i, 1)]; print t}' "$1"
+}
+revcomp_fa "$tmp/long_read.fa" >"$tmp/long_read_rc.fa"
+long() { "$NWALIGN" -q "$tmp/long_read.fa" -r "$tmp/long_ref.fa" -m local -t 1 "$@"; }
+long --no-header >"$tmp/long.tsv"
+long -f paf -v >"$tmp/long.paf" 2>"$tmp/long.err"
+long -f paf --exact -v >"$tmp/long_exact.paf" 2>"$tmp/long_exact.err"
+score=$(cut -f10 "$tmp/long.tsv")
+awk -F'\t' '{exit !(($4 - $3 + 1) * ($9 - $8 + 1) > 4194304)}' "$tmp/long.paf" && ok ||
+	bad "long pair: span not above 2^22 cells: $(cut -f1-12 "$tmp/long.paf")"
+# GACT: AS:i is the path's score, os:i the optimum (the TSV score without a path) >= AS:i.
+awk -F'\t' -v opt="$score" '{
+	for (i = 13; i <= NF; i++) { split($i, t, ":"); v[t[1]] = t[3] }
+	exit !(("os" in v) && v["os"] == opt && v["AS"] <= v["os"])
+}' "$tmp/long.paf" && ok || bad "long pair, GACT: os:i/AS:i wrong (optimum $score): $(cut -f12-14 "$tmp/long.paf")"
+grep -q 'paths: 0 full, 1 gact (T=320 O=120), 0 exact' "$tmp/long.err" && ok ||
+	bad "-v does not count the GACT path: $(grep paths: "$tmp/long.err")"
+# --exact: the optimum itself, no os:i.
+awk -F'\t' -v opt="$score" '$13 == "AS:i:" opt && $14 ~ /^NM:i:/ {found = 1} END {exit !found}' \
+	"$tmp/long_exact.paf" && ok || bad "long pair, --exact: AS:i is not the optimum $score: $(cut -f12-14 "$tmp/long_exact.paf")"
+grep -q 'paths: 0 full, 0 gact (T=320 O=120), 1 exact' "$tmp/long_exact.err" && ok ||
+	bad "-v does not count the exact path: $(grep paths: "$tmp/long_exact.err")"
+# --tile/--overlap change the tiles; -v says which.
+long -f paf --tile 64 --overlap 0 -v >/dev/null 2>"$tmp/long64.err" &&
+	grep -q 'paths: 0 full, 1 gact (T=64 O=0), 0 exact' "$tmp/long64.err" && ok ||
+	bad "--tile 64 --overlap 0: $(cat "$tmp/long64.err")"
+long -f paf --tile 64 -v >/dev/null 2>"$tmp/long64.err" &&
+	grep -q 'gact (T=64 O=24)' "$tmp/long64.err" && ok || bad "--tile 64: default overlap 3/8 of the tile"
+# SAM carries os:i too.
+long -f sam | grep -v '^@' | grep -q "	AS:i:[-0-9]*	os:i:$score	" && ok ||
+	bad "long pair, SAM: no os:i:$score"
+# The reverse complement with --strand both: the same path (it follows the reference), on
+# the - strand, query coordinates mirrored onto the read as given.
+"$NWALIGN" -q "$tmp/long_read_rc.fa" -r "$tmp/long_ref.fa" -m local -t 1 -f paf --strand both >"$tmp/long_rc.paf"
+paste "$tmp/long.paf" "$tmp/long_rc.paf" | awk -F'\t' '{
+	n = NF / 2
+	ok = $(n + 5) == "-" && $(n + 3) == $2 - $4 && $(n + 4) == $2 - $3
+	for (i = 6; i <= n; i++) if ($i != $(n + i)) ok = 0
+	exit !ok
+}' && ok || bad "long pair, reverse strand: $(cut -f1-5,13-14 "$tmp/long_rc.paf")"
+# Without a path the three options change nothing.
+"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -t 1 --tile 64 --overlap 8 --exact >"$tmp/nopath.tsv"
+same "--tile/--overlap/--exact without a path" "$gold/global.tsv" "$tmp/nopath.tsv"
+
 # Help and version go to stdout with exit 0; the help names every option group.
 "$NWALIGN" --help >"$tmp/help" 2>"$tmp/help.err" && [ ! -s "$tmp/help.err" ] && ok || bad "--help exit/stdout"
-for g in Input: Alignment: Scoring: Output: Engine: --gap-open --matrix --pairs --backend; do
+for g in Input: Alignment: Scoring: Output: Paths Engine: --gap-open --matrix --pairs --backend --tile --overlap --exact; do
 	grep -q -- "$g" "$tmp/help" && ok || bad "--help lacks $g"
 done
 "$NWALIGN" -V | grep -q '^nwalign [0-9]' && ok || bad "--version"

@@ -2,7 +2,8 @@
  *
  * Builds without CUDA link src/gpu/gpu_stub.c, whose functions report that no GPU engine
  * was built. With CUDA, src/gpu/ implements them; every result equals the CPU engine's
- * (score, start and end coordinates) for the same packed batches.
+ * (score, start and end coordinates) for the same packed batches, and every path the CPU
+ * engine's CIGAR (the rules of src/path.h).
  */
 #ifndef NW_GPU_H
 #define NW_GPU_H
@@ -20,6 +21,17 @@ nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen);
 int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
 		 char *err, size_t errlen);
+/* Paths (raw CIGARs, res[k].path_kind set by nw_path_kind) of the n pairs whose scores
+ * and spans res already holds (from nw_gpu_align); results with an empty span get none.
+ * The caller checks them with nw_path_finish. */
+int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
+		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
+		 char *err, size_t errlen);
+/* The same without a device: the path kernels' thread logic replayed on the host (their
+ * scalar twin, for tests; slow). */
+int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			  const nw_pair_t *pairs, int64_t n, nw_result_t *res, char *err,
+			  size_t errlen);
 /* Pairs a call should carry for the GPU to run near its speed (the pipeline's chunk):
  * small calls leave the GPU with the tail of their largest problems and pay the host's
  * planning and --top's second call once per chunk. */

@@ -23,6 +23,7 @@
 #define NW_LONG_MIN_SIDE 2048               /* both sides at least this ... */
 #define NW_LONG_CELLS ((int64_t)1 << 26)    /* ... and this many cells: long kernel */
 #define NW_BATCH_MAX_N ((int64_t)1 << 22)   /* batch scratch is per column: cap it */
+#define NW_LONG_BATCHED_PER_SM 4            /* this many long problems an SM: batch kernel */
 
 /* Test hooks (environment): NW_GPU_LONG_MIN=k sends every problem with both sides >= k
  * to the long kernel; NW_GPU_WIDE=1 runs the long kernel in 64 bits; NW_GPU_TIMING=1
@@ -149,6 +150,17 @@ static int nw_run_pass(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const
 	const char *ew = getenv("NW_GPU_WIDE"), *et = getenv("NW_GPU_TIMING");
 	const bool force_wide = ew && *ew == '1', timing = et && *et == '1';
 	for (int64_t x = 0; x < n; x++) (nw_is_long(ps.jobs[x], long_min) ? pl.longs : pl.batch).push_back((int32_t)x);
+	/* The long kernel spreads one problem over the whole GPU, one problem after another; the
+	 * batch kernel gives each problem a warp. With enough long problems to fill the GPU with
+	 * warps (reads of tens of kilobases against their windows), the batch kernel is faster. */
+	if (!long_min && (int64_t)pl.longs.size() >= NW_LONG_BATCHED_PER_SM * g->n_sm) {
+		size_t kept = 0;
+		for (int32_t x : pl.longs) {
+			if (ps.jobs[x].n <= NW_BATCH_MAX_N) pl.batch.push_back(x);
+			else pl.longs[kept++] = x;
+		}
+		pl.longs.resize(kept);
+	}
 	/* kernel time is always measured (events around the launches of each width and the
 	 * long runs; the passes synchronise anyway): nw_gpu_kernel_seconds() reports it */
 	float ms[3] = {0, 0, 0};

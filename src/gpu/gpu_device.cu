@@ -358,6 +358,7 @@ extern "C" void nw_gpu_close(nw_gpu_t *g)
 	}
 	nw_dbuf_free(&g->lbuf);
 	nw_dbuf_free(&g->counters);
+	nw_dbuf_free(&g->pbuf);
 	nw_hbuf_free(&g->fw.hjobs);
 	nw_hbuf_free(&g->fw.hout);
 	nw_hbuf_free(&g->rv.hjobs);

@@ -7,6 +7,8 @@
  *   gpu_plan.cu    the batch planner: sorting, items, launches and their shapes
  *   gpu_batch.cu   batch kernel: groups of G threads, two pairs per group in 16-bit lanes
  *   gpu_long.cu    long-pair kernel: 32R x TC tiles in anti-diagonal order
+ *   gpu_path.cu    alignment paths: full tracebacks, GACT tiles, Myers-Miller halves
+ *                  (thread logic in path_dp.cuh)
  */
 #ifndef NW_GPU_INTERNAL_CUH
 #define NW_GPU_INTERNAL_CUH
@@ -160,6 +162,7 @@ struct nw_gpu_s {
 	nw_dseqs_t seqs[NW_SEQ_SLOTS];
 	uint64_t seq_clock;
 	nw_dbuf_t jobs, items, outs, table, lbuf, counters;
+	nw_dbuf_t pbuf;                /* path problems and their outputs (gpu_path.cu) */
 	nw_dbuf_t scratch[NW_STREAMS]; /* per side stream: launches in flight together */
 	nw_pass_t fw, rv;
 	nw_plan_t plan;

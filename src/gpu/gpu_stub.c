@@ -30,6 +30,24 @@ int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
 	return NW_ERR_GPU;
 }
 
+int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
+		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
+		 char *err, size_t errlen)
+{
+	(void)g, (void)p, (void)qb, (void)rb, (void)pairs, (void)n, (void)res;
+	snprintf(err, errlen, "this nwalign was built without CUDA: no GPU paths");
+	return NW_ERR_GPU;
+}
+
+int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			  const nw_pair_t *pairs, int64_t n, nw_result_t *res, char *err,
+			  size_t errlen)
+{
+	(void)p, (void)qb, (void)rb, (void)pairs, (void)n, (void)res;
+	snprintf(err, errlen, "this nwalign was built without CUDA: no GPU paths");
+	return NW_ERR_GPU;
+}
+
 int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g)
 {
 	(void)g;

@@ -1,5 +1,9 @@
 /* write_paf.c: the PAF output (minimap2's pairwise mapping format): the 12 standard
- * columns, then AS:i (score), NM:i (X+I+D of the path) and cg:Z (the path).
+ * columns, then AS:i (score), os:i (GACT paths only), NM:i (X+I+D of the path) and cg:Z
+ * (the path).
+ *
+ * AS:i is the score of the path written. os:i: optimal score from the score engine;
+ * present when the path is a GACT path and may score less than the optimum (src/path.h).
  *
  * Columns 10 and 11 are the '=' count and the number of path columns, gaps included, as
  * minimap2 defines them; they need the path, so the pipeline always computes it for PAF.
@@ -11,6 +15,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "path.h"
 #include "writer_impl.h"
 
 int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
@@ -40,7 +45,7 @@ int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 					  "path, which was not computed", qn, rn);
 		lq = strlen(qn);
 		lr = strlen(rn);
-		if (nw_wr_grow((void **)&w->line, &w->line_cap, lq + lr + 320, 1) < 0)
+		if (nw_wr_grow((void **)&w->line, &w->line_cap, lq + lr + 360, 1) < 0)
 			return nw_wr_fail(NW_ERR_MEMORY, err, errlen,
 					  "out of memory writing the output");
 		p = w->line;
@@ -59,6 +64,11 @@ int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		memcpy(p, "255\tAS:i:", 9);
 		p += 9;
 		p += nw_wr_i64(p, rs->score);
+		if (rs->path_kind == NW_PATH_GACT) {
+			memcpy(p, "\tos:i:", 6);
+			p += 6;
+			p += nw_wr_i64(p, rs->opt_score);
+		}
 		memcpy(p, "\tNM:i:", 6);
 		p += 6;
 		p += nw_wr_i64(p, has_path ? rs->edits : 0);

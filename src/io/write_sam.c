@@ -4,12 +4,13 @@
  * record, hence the nw_ref_list_t), @PG with the command line.
  * Records: the whole query as SEQ/QUAL on every record (secondaries too), CIGAR = soft
  * clip, the path (=, X, I, D), soft clip; POS from rstart; MAPQ 255 (unavailable); AS:i
- * (score) and NM:i (X+I+D, plus N-vs-N columns: see sam_nm). MD is not written:
- * `samtools calmd` derives it from the reference. A pair without an alignment (local
+ * (the path's score), os:i (optimal score from the score engine; present when the path is
+ * a GACT path and may score less than the optimum) and NM:i (X+I+D, plus N-vs-N columns:
+ * see sam_nm). MD is not written: `samtools calmd` derives it from the reference. A pair without an alignment (local
  * score 0: empty span, no path) is unmapped (flag 4, MAPQ 0) and never secondary.
  * Primary / secondary: in all-vs-all mode the pairs of one query are contiguous; among its
- * mapped pairs in one call the highest score (first on ties) is primary, the others get
- * flag 256. In zip mode every mapped record is primary.
+ * mapped pairs in one call the highest optimal score (first on ties; the ranking of --top)
+ * is primary, the others get flag 256. In zip mode every mapped record is primary.
  * A pair aligned on the reverse strand (--strand both) gets flag 16, SEQ reverse
  * complemented and QUAL reversed, and its clips in that orientation.
  * BAM stores SEQ as 4-bit nucleotides, so a protein query cannot be carried: its SEQ and
@@ -21,6 +22,7 @@
 #include <htslib/khash.h>
 #include <htslib/kstring.h>
 
+#include "path.h"
 #include "writer_impl.h"
 
 #define SAM_FLAG_UNMAPPED 4
@@ -314,8 +316,9 @@ static int write_one(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		return nw_wr_fail(NW_ERR_INTERNAL, err, errlen, "cannot build the SAM record "
 				  "of query '%s': %s", qn, strerror(errno));
 	if (aux_int(w->rec, "AS", rs->score) < 0 ||
+	    (rs->path_kind == NW_PATH_GACT && aux_int(w->rec, "os", rs->opt_score) < 0) ||
 	    (mapped && aux_int(w->rec, "NM", sam_nm(w, qb, rs, qb->len[pr->q])) < 0))
-		return nw_wr_fail(NW_ERR_INTERNAL, err, errlen, "cannot add AS/NM to the SAM "
+		return nw_wr_fail(NW_ERR_INTERNAL, err, errlen, "cannot add AS/os/NM to the SAM "
 				  "record of query '%s' (score %lld)", qn, (long long)rs->score);
 	errno = 0;
 	if (sam_write1(w->hts, w->hdr, w->rec) < 0)
@@ -343,7 +346,7 @@ int nw_sam_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 				return nw_wr_fail(NW_ERR_INTERNAL, err, errlen,
 						  "pair %lld points outside its batch (%u, %u)",
 						  (long long)k, pairs[k].q, pairs[k].r);
-			if (is_mapped(&res[k]) && (prim < 0 || res[k].score > res[prim].score))
+			if (is_mapped(&res[k]) && (prim < 0 || res[k].opt_score > res[prim].opt_score))
 				prim = k;
 		}
 		for (k = gs; k < ge; k++)

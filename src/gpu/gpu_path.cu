@@ -1,0 +1,537 @@
+/* gpu_path.cu: alignment paths on the GPU (nw_gpu_paths), by the rules of src/path.h.
+ *
+ * Every path is built from path problems (path_dp.cuh) run in batches:
+ *   - FULL spans: one trace problem each over the whole span;
+ *   - GACT spans: rounds; each round takes the next tile of every unfinished pair (the
+ *     state machine of src/path.c) as a trace problem on reversed slices, and hands the
+ *     traced ops back to the state machine;
+ *   - EXACT spans: Myers-Miller breadth first; each level runs the two last-row halves of
+ *     every sub-problem still too large, splits them with nw_mm_split, and the leaves are
+ *     trace problems with the leaf's gap opens.
+ * The decisions, tie rules and splits are the CPU engine's, so the CIGARs are identical.
+ *
+ * A batch is cut to the device memory that cudaMemGetInfo reports free (direction words
+ * dominate: 4 bits a cell, rounded up to stripes of NW_PATH_ROWS rows). The same driver
+ * runs on the host with the kernels emulated thread by thread (nw_gpu_paths_emulated), so
+ * that tests can check the thread logic without a device.
+ */
+#include <algorithm>
+#include <stdlib.h>
+#include <string.h>
+#include <thread>
+#include <vector>
+
+#include "gpu_internal.cuh"
+#include "path_dp.cuh"
+extern "C" {
+#include "path.h"
+}
+
+#define NW_PATH_BLOCK 128
+#define NW_PATH_BUDGET_MAX ((size_t)16 << 30)
+
+/* ---------------------------------------------------------------- kernels */
+
+__global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p, uint32_t *counter)
+{
+	__shared__ int32_t tab[32 * 32];
+	for (int x = threadIdx.x; x < 32 * 32; x += blockDim.x) tab[x] = p.score[x];
+	__syncthreads();
+	nw_pparams q = p;
+	q.score = tab;
+	const int lane = threadIdx.x & 31;
+	for (;;) {
+		uint32_t id = 0;
+		if (lane == 0) id = atomicAdd(counter, 1u);
+		id = __shfl_sync(0xffffffffu, id, 0);
+		if ((int64_t)id >= p.n_jobs) break;
+		nw_pthread<NW_PATH_R> th;
+		th.init(q, id, lane);
+		for (int32_t s = 0; s <= th.last_s; s++) {
+			th.begin(q, s);
+			int32_t hc = 0, fc = 0;
+			const int64_t steps = (int64_t)th.jb.n + NW_PATH_LAG;
+			for (int64_t k = 0; k < steps; k++) {
+				int32_t hin = __shfl_up_sync(0xffffffffu, hc, 1), fin = __shfl_up_sync(0xffffffffu, fc, 1);
+				if (lane == 0) th.top(q, k, hin, fin);
+				th.step(q, k, hin, fin, hc, fc);
+			}
+			__syncwarp();
+		}
+	}
+}
+
+__global__ void nw_path_trace_kernel(nw_pparams p)
+{
+	for (int64_t id = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; id < p.n_jobs;
+	     id += (int64_t)gridDim.x * blockDim.x)
+		nw_ptrace(p, id);
+}
+
+/* The kernels' thread logic on the host: the 32 threads of a warp step by step, each
+ * taking what its left neighbour produced at the previous step (the shuffle). */
+static void nw_path_emulate(const nw_pparams &p)
+{
+	for (int64_t id = 0; id < p.n_jobs; id++) {
+		nw_pthread<NW_PATH_R> th[32];
+		for (int t = 0; t < 32; t++) th[t].init(p, id, t);
+		for (int32_t s = 0; s <= th[0].last_s; s++) {
+			int32_t hc[32] = {0}, fc[32] = {0};
+			for (int t = 0; t < 32; t++) th[t].begin(p, s);
+			const int64_t steps = (int64_t)th[0].jb.n + NW_PATH_LAG;
+			for (int64_t k = 0; k < steps; k++) {
+				int32_t hin[32], fin[32];
+				for (int t = 0; t < 32; t++) {
+					hin[t] = t ? hc[t - 1] : hc[31];
+					fin[t] = t ? fc[t - 1] : fc[31];
+				}
+				th[0].top(p, k, hin[0], fin[0]);
+				for (int t = 0; t < 32; t++) th[t].step(p, k, hin[t], fin[t], hc[t], fc[t]);
+			}
+		}
+	}
+	if (p.trace)
+		for (int64_t id = 0; id < p.n_jobs; id++) nw_ptrace(p, id);
+}
+
+/* ---------------------------------------------------------------- one batch of problems */
+
+/* Where the batch runs: the device (g) or the host emulation (g == NULL). */
+struct nw_pexec {
+	nw_gpu_t *g;
+	const uint8_t *qcodes, *rcodes;   /* device codes, or host codes when emulated */
+	const int64_t *qoff, *roff;       /* host: first code of each sequence */
+	int32_t score[32 * 32];
+	int32_t O, E;
+	/* outputs of the last batch, on the host */
+	std::vector<nw_pjob> jobs;
+	std::vector<uint32_t> runs;
+	std::vector<int32_t> n_runs, rows, corner;
+	/* emulation: host buffers */
+	std::vector<uint32_t> hdirs;
+	size_t budget;                    /* bytes a batch may use on the device */
+	double ms;                        /* kernel time */
+};
+
+/* Bytes of device memory a problem needs. */
+static size_t nw_pjob_bytes(int64_t m, int64_t n, bool trace)
+{
+	size_t b = sizeof(nw_pjob) + 4 * 2 * (size_t)(n + 1) * (trace ? 1 : 2);
+	if (trace) b += 4 * (size_t)nw_pdir_words(m, n) + 4 * (size_t)(m + n + 1) + 8 + 4;
+	return b;
+}
+
+/* Lay out jobs[0..n) (offsets), run them, bring the outputs back into x. */
+static int nw_pexec_run(nw_pexec &x, bool trace)
+{
+	const int64_t n = (int64_t)x.jobs.size();
+	if (n == 0) return 0;
+	int64_t dirw = 0, rowi = 0, runw = 0;
+	for (int64_t k = 0; k < n; k++) {
+		nw_pjob &j = x.jobs[k];
+		j.row_off = rowi;
+		rowi += 2 * ((int64_t)j.n + 1) * (trace ? 1 : 2);
+		if (trace) {
+			j.dir_off = dirw;
+			dirw += nw_pdir_words(j.m, j.n);
+			j.run_off = runw;
+			runw += (int64_t)j.m + j.n + 1;
+		}
+	}
+	x.rows.assign(trace ? 0 : (size_t)rowi, 0);
+	x.runs.resize(trace ? (size_t)runw : 0);
+	x.n_runs.assign(trace ? (size_t)n : 0, 0);
+	x.corner.assign(trace ? 2 * (size_t)n : 0, 0);
+	nw_pparams p;
+	memset(&p, 0, sizeof p);
+	p.n_jobs = n;
+	p.O = x.O;
+	p.E = x.E;
+	p.trace = trace;
+	p.qcodes = x.qcodes;
+	p.rcodes = x.rcodes;
+	if (!x.g) { /* emulation */
+		std::vector<int32_t> rows((size_t)rowi);
+		x.hdirs.assign(trace ? (size_t)dirw : 0, 0);
+		p.jobs = x.jobs.data();
+		p.score = x.score;
+		p.dirs = x.hdirs.data();
+		p.rows = rows.data();
+		p.corner = x.corner.data();
+		p.runs = x.runs.data();
+		p.n_runs = x.n_runs.data();
+		nw_path_emulate(p);
+		if (!trace) x.rows.swap(rows);
+		return 0;
+	}
+	nw_gpu_t *g = x.g;
+	const size_t bj = (size_t)n * sizeof(nw_pjob), bd = 4 * (size_t)dirw, br = 4 * (size_t)rowi,
+		     bu = 4 * (size_t)runw, bn = 4 * (size_t)n, bc = 8 * (size_t)n;
+	/* one device buffer: jobs | table | counter | n_runs | corner | rows | runs | dirs */
+	const size_t o_tab = (bj + 15) & ~(size_t)15, o_cnt = o_tab + 4096, o_nr = o_cnt + 16,
+		     o_co = (o_nr + bn + 15) & ~(size_t)15, o_rows = (o_co + bc + 15) & ~(size_t)15,
+		     o_runs = (o_rows + br + 15) & ~(size_t)15, o_dirs = (o_runs + bu + 15) & ~(size_t)15,
+		     total = o_dirs + bd + 16;
+	NW_TRY(nw_dbuf_reserve(g, &g->pbuf, total));
+	char *d = (char *)g->pbuf.p;
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(d, x.jobs.data(), bj, cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_tab, x.score, 4096, cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_cnt, 0, 16, g->stream));
+	p.jobs = (const nw_pjob *)d;
+	p.score = (const int32_t *)(d + o_tab);
+	p.n_runs = (int32_t *)(d + o_nr);
+	p.corner = (int32_t *)(d + o_co);
+	p.rows = (int32_t *)(d + o_rows);
+	p.runs = (uint32_t *)(d + o_runs);
+	p.dirs = (uint32_t *)(d + o_dirs);
+	if (!g->ev_ok) {
+		for (int k = 0; k < 2; k++) NW_CUDA_CHECK(g, cudaEventCreate(&g->ev[k]));
+		g->ev_ok = 1;
+	}
+	const int64_t warps_per_sm = 16; /* 4 blocks of 4 warps: enough to hide the latency */
+	int64_t blocks = std::min<int64_t>((n + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
+					   (int64_t)g->n_sm * warps_per_sm / (NW_PATH_BLOCK / 32));
+	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
+	nw_path_dp_kernel<<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, (uint32_t *)(d + o_cnt));
+	NW_LAUNCH_CHECK(g);
+	if (trace) {
+		const int64_t tb = std::min<int64_t>((n + 127) / 128, (int64_t)g->n_sm * 16);
+		nw_path_trace_kernel<<<(unsigned)tb, 128, 0, g->stream>>>(p);
+		NW_LAUNCH_CHECK(g);
+	}
+	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[1], g->stream));
+	if (trace) {
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.n_runs.data(), p.n_runs, bn, cudaMemcpyDeviceToHost, g->stream));
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.runs.data(), p.runs, bu, cudaMemcpyDeviceToHost, g->stream));
+	} else {
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.rows.data(), p.rows, br, cudaMemcpyDeviceToHost, g->stream));
+	}
+	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+	float t = 0;
+	NW_CUDA_CHECK(g, cudaEventElapsedTime(&t, g->ev[0], g->ev[1]));
+	x.ms += t;
+	g->kernel_s += t * 1e-3;
+	return 0;
+}
+
+/* Append job k's runs (last first) to res in forward order. */
+static int nw_take_runs(const nw_pexec &x, int64_t k, nw_result_t *res)
+{
+	const uint32_t *r = x.runs.data() + x.jobs[k].run_off;
+	for (int32_t a = x.n_runs[k] - 1; a >= 0; a--)
+		if (nw_cigar_push(res, NW_CIGAR_OP(r[a]), NW_CIGAR_LEN(r[a])) < 0) return NW_ERR_MEMORY;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the driver */
+
+struct nw_pspan {
+	int64_t k;          /* result index */
+	int64_t qb, rb;     /* code index of the span's first residues */
+	int64_t m, n;
+};
+
+static nw_pjob nw_make_pjob(int64_t qbase, int32_t qstep, int64_t m, int64_t rbase, int32_t rstep, int64_t n,
+			    int32_t top_open, int32_t left_open, int32_t end_open)
+{
+	nw_pjob j;
+	memset(&j, 0, sizeof j);
+	j.qbase = qbase, j.rbase = rbase;
+	j.m = (int32_t)m, j.n = (int32_t)n;
+	j.qstep = qstep, j.rstep = rstep;
+	j.top_open = top_open, j.left_open = left_open, j.end_open = end_open;
+	return j;
+}
+
+/* take(a, k, w) for k in [0, n) on up to 16 host threads (w: the thread's index), for
+ * results that touch only their own pair: turning a batch's runs into CIGARs and GACT
+ * steps costs more host time than the kernels take. Returns the first error. */
+#define NW_PATH_HOST_THREADS 16
+template <class Take>
+static int nw_parallel_take(size_t a, size_t n, Take &take)
+{
+	unsigned nt = std::min<unsigned>(NW_PATH_HOST_THREADS, std::max(1u, std::thread::hardware_concurrency()));
+	if (n < 64) nt = 1; /* not worth starting threads */
+	std::vector<int> rc(nt, 0);
+	auto work = [&](unsigned w) {
+		for (size_t k = w; k < n && rc[w] == 0; k += nt) rc[w] = take(a, k, w);
+	};
+	std::vector<std::thread> th;
+	for (unsigned w = 1; w < nt; w++) th.emplace_back(work, w);
+	work(0);
+	for (std::thread &t : th) t.join();
+	for (int r : rc)
+		if (r < 0) return r;
+	return 0;
+}
+
+/* Run the problems all (trace or last-row) in batches that fit the budget, cut only at
+ * multiples of unit; after each batch, take(a, k, w) is called for every problem k of it
+ * (a: the batch's first index in all, k: the index in the batch's own jobs, w: the host
+ * thread, 0 unless parallel). */
+template <class Take>
+static int nw_run_batches(nw_pexec &x, std::vector<nw_pjob> &all, bool trace, size_t unit, bool parallel, Take take)
+{
+	size_t a = 0;
+	while (a < all.size()) {
+		size_t b = a, bytes = 0;
+		do {
+			for (size_t u = 0; u < unit; u++, b++) bytes += nw_pjob_bytes(all[b].m, all[b].n, trace);
+		} while (b < all.size() && bytes + unit * nw_pjob_bytes(all[b].m, all[b].n, trace) <= x.budget);
+		x.jobs.assign(all.begin() + a, all.begin() + b);
+		NW_TRY(nw_pexec_run(x, trace));
+		if (parallel) NW_TRY(nw_parallel_take(a, b - a, take));
+		else
+			for (size_t k = 0; k < b - a; k++) NW_TRY(take(a, k, 0));
+		a = b;
+	}
+	return 0;
+}
+
+static int nw_paths_full(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, int32_t O)
+{
+	std::vector<nw_pjob> all;
+	all.reserve(sp.size());
+	for (const nw_pspan &s : sp) all.push_back(nw_make_pjob(s.qb, 1, s.m, s.rb, 1, s.n, O, O, O));
+	return nw_run_batches(x, all, true, 1, true, [&](size_t a, size_t k, unsigned) {
+		return nw_take_runs(x, (int64_t)k, &res[sp[a + k].k]);
+	});
+}
+
+static int nw_paths_gact(nw_pexec &x, const nw_align_params_t *p, const std::vector<nw_pspan> &sp,
+			 nw_result_t *res)
+{
+	int T, O;
+	nw_gact_params(p, &T, &O);
+	std::vector<nw_gact_t> st(sp.size());
+	std::vector<nw_gact_tile_t> tile(sp.size());
+	std::vector<size_t> active, next;
+	std::vector<nw_pjob> all;
+	std::vector<std::vector<uint8_t> > opsw(NW_PATH_HOST_THREADS);
+	std::vector<uint8_t> &ops = opsw[0];
+	for (size_t a = 0; a < sp.size(); a++) {
+		nw_gact_begin(&st[a], sp[a].m, sp[a].n);
+		active.push_back(a);
+	}
+	while (!active.empty()) {
+		all.clear();
+		next.clear();
+		for (size_t a : active) {
+			nw_result_t *r = &res[sp[a].k];
+			while (nw_gact_next(&st[a], T, O, p, &tile[a]) && (tile[a].tm == 0 || tile[a].tn == 0)) {
+				/* one sequence is used up: the tile is one gap, no problem to solve */
+				const nw_gact_tile_t &t = tile[a];
+				ops.assign((size_t)(t.tm + t.tn), (uint8_t)(t.tm ? NW_CIGAR_I : NW_CIGAR_D));
+				NW_TRY(nw_gact_take(&st[a], &t, ops.data(), (int64_t)ops.size(), r));
+			}
+			if (st[a].i == 0 && st[a].j == 0) {
+				nw_gact_end(&st[a], r);
+				continue;
+			}
+			const nw_gact_tile_t &t = tile[a];
+			next.push_back(a);
+			all.push_back(nw_make_pjob(sp[a].qb + t.i - 1, -1, t.tm, sp[a].rb + t.j - 1, -1, t.tn, t.top_open,
+						   t.left_open, p->sc->gap_open));
+		}
+		active.swap(next);
+		NW_TRY(nw_run_batches(x, all, true, 1, true, [&](size_t b, size_t k, unsigned w) {
+			const size_t a = active[b + k];
+			const uint32_t *r = x.runs.data() + x.jobs[k].run_off;
+			std::vector<uint8_t> &o = opsw[w];
+			o.clear();
+			for (int32_t z = x.n_runs[k] - 1; z >= 0; z--) o.insert(o.end(), NW_CIGAR_LEN(r[z]), (uint8_t)NW_CIGAR_OP(r[z]));
+			return nw_gact_take(&st[a], &tile[a], o.data(), (int64_t)o.size(), &res[sp[a].k]);
+		}));
+	}
+	return 0;
+}
+
+/* A Myers-Miller sub-problem, or a pair of insertions emitted between two of them. */
+struct nw_mm_node {
+	int64_t span;       /* index into the spans */
+	int64_t q0, m, r0, n; /* code indices and lengths */
+	int32_t tb, te;
+	int emit_ii;        /* 1: not a problem: the two insertions around a split in a gap */
+};
+
+static int64_t nw_env_mm_leaf(void)
+{
+	const char *s = getenv("NW_GPU_MM_LEAF");
+	return s && *s ? atoll(s) : 0;
+}
+
+static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, int32_t O)
+{
+	const int64_t env_leaf = nw_env_mm_leaf(), leaf = env_leaf > 0 ? env_leaf : NW_PATH_FULL_CELLS;
+	std::vector<nw_mm_node> cur, nxt;
+	for (size_t a = 0; a < sp.size(); a++) cur.push_back({(int64_t)a, sp[a].qb, sp[a].m, sp[a].rb, sp[a].n, O, O, 0});
+	auto splits = [&](const nw_mm_node &v) {
+		return !v.emit_ii && v.m >= 2 && v.n >= 1 && (v.m + 1) * (v.n + 1) > leaf;
+	};
+	std::vector<nw_pjob> all;
+	std::vector<int64_t> HF, FF, HR, FR;
+	for (;;) {
+		all.clear();
+		for (const nw_mm_node &v : cur) {
+			if (!splits(v)) continue;
+			const int64_t mid = v.m / 2;
+			all.push_back(nw_make_pjob(v.q0, 1, mid, v.r0, 1, v.n, O, v.tb, O));
+			all.push_back(nw_make_pjob(v.q0 + v.m - 1, -1, v.m - mid, v.r0 + v.n - 1, -1, v.n, O, v.te, O));
+		}
+		if (all.empty()) break;
+		/* results per split node, in order: [2 * x] forward, [2 * x + 1] reverse */
+		std::vector<int64_t> split_col(all.size() / 2);
+		std::vector<int> split_gap(all.size() / 2);
+		NW_TRY(nw_run_batches(x, all, false, 2, false, [&](size_t b, size_t k, unsigned) {
+			if (k % 2 == 0) return 0; /* batches start at even indices: k - 1 is the forward half */
+			const nw_pjob &f = x.jobs[k - 1], &r = x.jobs[k];
+			const int64_t n = f.n;
+			HF.resize(n + 1), FF.resize(n + 1), HR.resize(n + 1), FR.resize(n + 1);
+			const int32_t *hf = x.rows.data() + f.row_off + 2 * (n + 1), *hr = x.rows.data() + r.row_off + 2 * (n + 1);
+			for (int64_t c = 0; c <= n; c++) {
+				HF[c] = hf[c], FF[c] = hf[n + 1 + c];
+				HR[c] = hr[c], FR[c] = hr[n + 1 + c];
+			}
+			int gap = 0;
+			split_col[(b + k) / 2] = nw_mm_split(HF.data(), FF.data(), HR.data(), FR.data(), n, O, &gap);
+			split_gap[(b + k) / 2] = gap;
+			return 0;
+		}));
+		nxt.clear();
+		size_t z = 0;
+		for (const nw_mm_node &v : cur) {
+			if (!splits(v)) {
+				nxt.push_back(v);
+				continue;
+			}
+			const int64_t mid = v.m / 2, c = split_col[z];
+			const int gap = split_gap[z++];
+			if (!gap) {
+				nxt.push_back({v.span, v.q0, mid, v.r0, c, v.tb, O, 0});
+				nxt.push_back({v.span, v.q0 + mid, v.m - mid, v.r0 + c, v.n - c, O, v.te, 0});
+			} else {
+				nxt.push_back({v.span, v.q0, mid - 1, v.r0, c, v.tb, 0, 0});
+				nxt.push_back({v.span, 0, 0, 0, 0, 0, 0, 1});
+				nxt.push_back({v.span, v.q0 + mid + 1, v.m - mid - 1, v.r0 + c, v.n - c, 0, v.te, 0});
+			}
+		}
+		cur.swap(nxt);
+	}
+	/* leaves: trace problems; then every span's pieces in order */
+	all.clear();
+	std::vector<int64_t> job_of(cur.size(), -1);
+	for (size_t a = 0; a < cur.size(); a++) {
+		const nw_mm_node &v = cur[a];
+		if (v.emit_ii || v.m == 0 || v.n == 0) continue;
+		job_of[a] = (int64_t)all.size();
+		all.push_back(nw_make_pjob(v.q0, 1, v.m, v.r0, 1, v.n, O, v.tb, v.te));
+	}
+	/* the pieces are emitted in node order, so batches must follow it: keep every batch's
+	 * runs until its turn comes (batches are in node order too) */
+	size_t next_node = 0;
+	auto emit_until = [&](size_t stop, size_t base) -> int {
+		for (; next_node < stop; next_node++) {
+			const nw_mm_node &v = cur[next_node];
+			nw_result_t *r = &res[sp[v.span].k];
+			int ret = 0;
+			if (v.emit_ii) ret = nw_cigar_push(r, NW_CIGAR_I, 2);
+			else if (v.n == 0) ret = v.m ? nw_cigar_push(r, NW_CIGAR_I, v.m) : 0;
+			else if (v.m == 0) ret = nw_cigar_push(r, NW_CIGAR_D, v.n);
+			else ret = nw_take_runs(x, job_of[next_node] - (int64_t)base, r);
+			if (ret < 0) return ret;
+		}
+		return 0;
+	};
+	std::vector<size_t> node_of_job;
+	for (size_t a = 0; a < cur.size(); a++)
+		if (job_of[a] >= 0) node_of_job.push_back(a);
+	NW_TRY(nw_run_batches(x, all, true, 1, false, [&](size_t b, size_t k, unsigned) -> int {
+		if (k + 1 < x.jobs.size()) return 0; /* after the batch's last job: emit up to it */
+		return emit_until(node_of_job[b + k] + 1, b);
+	}));
+	return emit_until(cur.size(), 0);
+}
+
+/* Paths of every pair with a non-empty span, on g (or emulated when g is NULL). */
+static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, const uint8_t *rc,
+		    const int64_t *qoff, const int64_t *roff, const nw_pair_t *pairs, int64_t n,
+		    nw_result_t *res, char *err, size_t errlen)
+{
+	const nw_scoring_t *sc = p->sc;
+	nw_pexec x;
+	x.g = g;
+	x.qcodes = qc, x.rcodes = rc, x.qoff = qoff, x.roff = roff;
+	x.O = sc->gap_open, x.E = sc->gap_extend;
+	x.ms = 0;
+	for (int a = 0; a < 32; a++)
+		for (int b = 0; b < 32; b++) x.score[a * 32 + b] = a < sc->n_codes && b < sc->n_codes ? sc->score[a][b] : 0;
+	x.budget = g ? std::min(nw_gpu_mem_avail(g) / 2, NW_PATH_BUDGET_MAX) : ((size_t)1 << 30);
+	std::vector<nw_pspan> full, gact, exact;
+	const int64_t step = (int64_t)sc->gap_open + sc->gap_extend +
+			     std::max<int64_t>(std::abs((int64_t)sc->max_score), std::abs((int64_t)sc->min_score));
+	for (int64_t k = 0; k < n; k++) {
+		nw_result_t *r = &res[k];
+		r->n_cigar = 0;
+		r->path_kind = NW_PATH_NONE;
+		const int64_t m = r->qend - r->qstart, nn = r->rend - r->rstart;
+		if (m <= 0 && nn <= 0) continue; /* the empty local alignment has no path */
+		if (m == 0 || nn == 0) {     /* one gap: the CPU's mm() emits it the same way */
+			r->path_kind = NW_PATH_FULL;
+			if (nw_cigar_push(r, m ? NW_CIGAR_I : NW_CIGAR_D, m ? m : nn) < 0) return NW_ERR_MEMORY;
+			continue;
+		}
+		if ((m + nn + NW_PATH_ROWS + 2) * step >= ((int64_t)1 << 30)) {
+			snprintf(err, errlen, "GPU path engine: a %lld x %lld span needs scores beyond 32 bits; use --backend cpu",
+				 (long long)m, (long long)nn);
+			return NW_ERR_USAGE;
+		}
+		const nw_pspan s = {k, qoff[pairs[k].q] + r->qstart, roff[pairs[k].r] + r->rstart, m, nn};
+		r->path_kind = nw_path_kind(p, m, nn);
+		(r->path_kind == NW_PATH_FULL ? full : r->path_kind == NW_PATH_GACT ? gact : exact).push_back(s);
+	}
+	if (g) g->err = err, g->errlen = errlen;
+	int ret = nw_paths_full(x, full, res, sc->gap_open);
+	if (ret == 0) ret = nw_paths_gact(x, p, gact, res);
+	if (ret == 0) ret = nw_paths_exact(x, exact, res, sc->gap_open);
+	if (ret < 0 && !err[0]) snprintf(err, errlen, "GPU path engine: internal error (%d)", ret);
+	return ret;
+}
+
+extern "C" int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
+			    const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
+			    char *err, size_t errlen)
+{
+	g->err = err;
+	g->errlen = errlen;
+	err[0] = 0;
+	if (n <= 0) return 0;
+	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
+	const nw_dseqs_t *qs, *rs;
+	NW_TRY(nw_gpu_seqs(g, qb, &qs));
+	NW_TRY(nw_gpu_seqs(g, rb, &rs));
+	return nw_paths(g, p, (const uint8_t *)qs->codes.p, (const uint8_t *)rs->codes.p, qs->hboff, rs->hboff, pairs,
+			n, res, err, errlen);
+}
+
+/* Unpacked codes of a batch, laid out like the device's (cumulative offsets). */
+static void nw_host_codes(const nw_batch_t *b, std::vector<uint8_t> &codes, std::vector<int64_t> &off)
+{
+	off.resize((size_t)b->n + 1);
+	int64_t tot = 0;
+	for (int64_t i = 0; i < b->n; i++) off[i] = tot, tot += b->len[i];
+	off[b->n] = tot;
+	codes.resize((size_t)tot + 1);
+	for (int64_t i = 0; i < b->n; i++) nw_batch_unpack(b, i, codes.data() + off[i]);
+}
+
+extern "C" int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+				     const nw_pair_t *pairs, int64_t n, nw_result_t *res, char *err,
+				     size_t errlen)
+{
+	std::vector<uint8_t> qc, rc;
+	std::vector<int64_t> qo, ro;
+	err[0] = 0;
+	nw_host_codes(qb, qc, qo);
+	nw_host_codes(rb, rc, ro);
+	return nw_paths(NULL, p, qc.data(), rc.data(), qo.data(), ro.data(), pairs, n, res, err, errlen);
+}

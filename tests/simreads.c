@@ -1,0 +1,365 @@
+/* simreads: a long-read simulator with a fixed seed, for tests and benchmarks.
+ *
+ *   simreads -g GENOME.fa.gz -n COUNT [-l MINLEN] [-L MAXLEN] [-e MINERR] [-E MAXERR]
+ *            [-w FLANK] [-s SEED] -r READS.fa -t WINDOWS.fa
+ *
+ * Reads the first record of a FASTA genome (plain or gzip) and writes COUNT simulated reads
+ * to READS.fa and, in the same order, the reference window each read came from to
+ * WINDOWS.fa, so that `nwalign -q READS.fa -r WINDOWS.fa --pairs zip` aligns every read
+ * with its window.
+ *
+ * For read k (k = 1..COUNT), in this order of random draws:
+ *   1. the origin length, uniform in [MINLEN, MAXLEN] (clipped to the genome length);
+ *   2. the origin start, uniform in [0, genome length - origin length];
+ *   3. the error rate, uniform in [MINERR, MAXERR] in steps of 0.001;
+ *   4. the strand, + or - with probability 1/2;
+ *   5. the errors: each origin base independently carries an error with probability equal
+ *      to the error rate; an error is a substitution (to one of the three other bases) with
+ *      probability 1/2, an insertion (a random base before the origin base, which is kept)
+ *      with probability 1/4, or a deletion (the origin base is dropped) with probability
+ *      1/4. A - strand read is the reverse complement of the mutated origin.
+ * The window is the origin extended by FLANK times the origin length (rounded down) on
+ * each side, clipped to the genome.
+ *
+ * Names: reads `sim<k>_<strand>_<start>_<end>_e<rate>` (origin on the genome's forward
+ * strand, 0-based half-open; rate with three decimals), windows `win<k>_<wstart>_<wend>`.
+ * Sequences are upper-case ACGT only: lower case is read as upper case, U as T, and any
+ * other letter of the genome (N, IUPAC codes) is replaced once, at load time, by a random
+ * base from a stream of its own, so windows and reads agree. FASTA lines are 80 wide.
+ *
+ * The generator is xoshiro256** seeded by splitmix64 from SEED, and every draw is made in
+ * integer arithmetic, so the output is the same on every machine.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define LINE_WIDTH 80
+
+typedef struct {
+	uint64_t s[4];
+} rng_t;
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void rng_seed(rng_t *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t rng_next(rng_t *r)
+{
+	uint64_t *s = r->s;
+	uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return out;
+}
+
+/* uniform in [lo, hi], without modulo bias */
+static uint64_t rng_range(rng_t *r, uint64_t lo, uint64_t hi)
+{
+	uint64_t n = hi - lo + 1, x;
+	if (n == 0) /* the whole 64-bit range */
+		return rng_next(r);
+	uint64_t min = (0 - n) % n; /* reject x < 2^64 mod n */
+	do
+		x = rng_next(r);
+	while (x < min);
+	return lo + x % n;
+}
+
+static const char BASES[4] = {'A', 'C', 'G', 'T'};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: simreads -g GENOME.fa[.gz] -n COUNT [options] -r READS.fa -t WINDOWS.fa\n"
+		"Simulated long reads with errors, and the reference window of each, in the same order.\n"
+		"  -g FILE   genome, FASTA, plain or gzip (first record used); - for stdin\n"
+		"  -n INT    number of reads\n"
+		"  -l INT    minimum origin length [5000]\n"
+		"  -L INT    maximum origin length [50000]\n"
+		"  -e FLOAT  minimum error rate [0.05]\n"
+		"  -E FLOAT  maximum error rate [0.15]; rates are drawn in steps of 0.001, at most 0.5\n"
+		"            errors: 50%% substitutions, 25%% insertions, 25%% deletions\n"
+		"  -w FLOAT  window flank, as a fraction of the origin length, each side [0.05]\n"
+		"  -s INT    seed [1]\n"
+		"  -r FILE   reads out (FASTA); - for stdout\n"
+		"  -t FILE   windows out (FASTA); - for stdout\n"
+		"  -h        this help\n"
+		"Names: sim<k>_<+|->_<start>_<end>_e<rate> and win<k>_<wstart>_<wend>, 0-based half-open.\n");
+}
+
+_Noreturn static void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("simreads: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+static uint64_t parse_u64(const char *s, char opt, uint64_t min, uint64_t max)
+{
+	char *end, o[3] = {'-', opt, 0};
+	errno = 0;
+	if (*s == '-' || *s == '+' || *s == 0)
+		die("option %s: '%s' is not a non-negative integer", o, s);
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		die("option %s: '%s' is not a non-negative integer", o, s);
+	if (v < min || v > max)
+		die("option %s: %s is out of range", o, s);
+	return v;
+}
+
+/* a fraction, returned in thousandths */
+static unsigned parse_milli(const char *s, char opt, unsigned max_milli)
+{
+	char *end, o[3] = {'-', opt, 0};
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		die("option %s: '%s' is not a number", o, s);
+	if (v < 0 || v * 1000 > max_milli + 1e-9)
+		die("option %s: %s is out of range", o, s);
+	return (unsigned)(v * 1000 + 0.5);
+}
+
+/* The first FASTA record of path, upper-case; other letters become 'N'. */
+static char *load_genome(const char *path, size_t *len)
+{
+	gzFile gz = strcmp(path, "-") ? gzopen(path, "rb") : gzdopen(dup(0), "rb");
+	if (!gz)
+		die("cannot open genome %s: %s", path, strerror(errno ? errno : ENOMEM));
+	size_t cap = 1 << 20, n = 0;
+	char *seq = malloc(cap);
+	unsigned char buf[65536];
+	int state = 0; /* 0: before the first header, 1: in a header, 2: in sequence */
+	int bol = 1, done = 0, r;
+	unsigned long line = 1;
+	while (!done && (r = gzread(gz, buf, sizeof buf)) > 0) {
+		for (int i = 0; i < r && !done; i++) {
+			int c = buf[i];
+			if (c == '\n') {
+				if (state == 1)
+					state = 2;
+				bol = 1;
+				line++;
+				continue;
+			}
+			if (bol && c == '>') {
+				if (state == 2) {
+					done = 1; /* the second record: stop */
+					break;
+				}
+				state = 1;
+				bol = 0;
+				continue;
+			}
+			bol = 0;
+			if (state == 1 || c == '\r' || c == ' ' || c == '\t')
+				continue;
+			if (state == 0) {
+				gzclose(gz);
+				die("%s: not FASTA (no '>' header before the sequence)", path);
+			}
+			if (c >= 'a' && c <= 'z')
+				c -= 'a' - 'A';
+			if (c == 'U')
+				c = 'T';
+			if (c < 'A' || c > 'Z') {
+				gzclose(gz);
+				die("%s: line %lu: character '%c' outside the DNA alphabet", path, line, c);
+			}
+			if (c != 'A' && c != 'C' && c != 'G' && c != 'T')
+				c = 'N';
+			if (n == cap) {
+				cap *= 2;
+				char *p = realloc(seq, cap);
+				if (!p)
+					die("out of memory reading %s", path);
+				seq = p;
+			}
+			seq[n++] = (char)c;
+		}
+	}
+	if (r < 0) {
+		int err;
+		const char *msg = gzerror(gz, &err);
+		die("cannot read genome %s: %s", path, err == Z_ERRNO ? strerror(errno) : msg);
+	}
+	gzclose(gz);
+	if (state == 0)
+		die("%s: not FASTA (no '>' header)", path);
+	if (n == 0)
+		die("%s: the first record is empty", path);
+	*len = n;
+	return seq;
+}
+
+static int write_fasta(FILE *fp, const char *name, const char *seq, size_t len)
+{
+	if (fprintf(fp, ">%s\n", name) < 0)
+		return -1;
+	for (size_t i = 0; i < len; i += LINE_WIDTH) {
+		size_t w = len - i < LINE_WIDTH ? len - i : LINE_WIDTH;
+		if (fwrite(seq + i, 1, w, fp) != w || putc('\n', fp) == EOF)
+			return -1;
+	}
+	return 0;
+}
+
+static FILE *open_out(const char *path)
+{
+	if (!strcmp(path, "-"))
+		return stdout;
+	FILE *fp = fopen(path, "w");
+	if (!fp)
+		die("cannot write %s: %s", path, strerror(errno));
+	return fp;
+}
+
+static void close_out(FILE *fp, const char *path)
+{
+	int bad = ferror(fp);
+	if ((fp == stdout ? fflush(fp) : fclose(fp)) != 0 || bad)
+		die("error writing %s: %s", path, strerror(errno ? errno : EIO));
+}
+
+static inline int base_code(char c) { return c == 'A' ? 0 : c == 'C' ? 1 : c == 'G' ? 2 : 3; }
+
+int main(int argc, char **argv)
+{
+	const char *genome_path = NULL, *reads_path = NULL, *win_path = NULL;
+	uint64_t count = 0, minlen = 5000, maxlen = 50000, seed = 1;
+	unsigned minerr = 50, maxerr = 150, flank = 50; /* thousandths */
+	int have_n = 0, c;
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":g:n:l:L:e:E:w:s:r:t:h")) != -1) {
+		char o[3] = {'-', (char)optopt, 0};
+		switch (c) {
+		case 'g': genome_path = optarg; break;
+		case 'n': count = parse_u64(optarg, 'n', 1, UINT32_MAX); have_n = 1; break;
+		case 'l': minlen = parse_u64(optarg, 'l', 1, UINT32_MAX); break;
+		case 'L': maxlen = parse_u64(optarg, 'L', 1, UINT32_MAX); break;
+		case 'e': minerr = parse_milli(optarg, 'e', 500); break;
+		case 'E': maxerr = parse_milli(optarg, 'E', 500); break;
+		case 'w': flank = parse_milli(optarg, 'w', 10000); break;
+		case 's': seed = parse_u64(optarg, 's', 0, UINT64_MAX); break;
+		case 'r': reads_path = optarg; break;
+		case 't': win_path = optarg; break;
+		case 'h': usage(stdout); return 0;
+		case ':': die("option %s needs a value (try -h)", o);
+		default: die("unknown option %s (try -h)", o);
+		}
+	}
+	if (optind < argc)
+		die("unexpected argument '%s' (try -h)", argv[optind]);
+	if (!genome_path || !have_n || !reads_path || !win_path)
+		die("-g, -n, -r and -t are required (try -h)");
+	if (minlen > maxlen)
+		die("-l must not exceed -L");
+	if (minerr > maxerr)
+		die("-e must not exceed -E");
+	if (!strcmp(reads_path, "-") && !strcmp(win_path, "-"))
+		die("-r and -t cannot both be stdout");
+
+	size_t glen;
+	char *genome = load_genome(genome_path, &glen);
+	if (minlen > glen) {
+		die("%s: the genome (%zu bases) is shorter than -l %" PRIu64, genome_path, glen, minlen);
+	}
+	if (maxlen > glen)
+		maxlen = glen;
+
+	/* other letters -> random bases, from a stream of their own */
+	rng_t rng;
+	rng_seed(&rng, seed ^ 0x6e77616c69676e00ULL);
+	for (size_t i = 0; i < glen; i++)
+		if (genome[i] == 'N')
+			genome[i] = BASES[rng_next(&rng) >> 62];
+
+	FILE *rfp = open_out(reads_path), *wfp = open_out(win_path);
+	char *read = malloc(2 * maxlen + 1);
+	if (!read)
+		die("out of memory");
+	rng_seed(&rng, seed);
+	/* P(error) = milli / 1000, compared against the top 53 bits of a draw */
+	for (uint64_t k = 1; k <= count; k++) {
+		uint64_t len = rng_range(&rng, minlen, maxlen);
+		uint64_t start = rng_range(&rng, 0, glen - len), end = start + len;
+		unsigned milli = (unsigned)rng_range(&rng, minerr, maxerr);
+		int minus = (int)(rng_next(&rng) >> 63);
+		uint64_t thresh = ((uint64_t)milli << 53) / 1000;
+		size_t n = 0;
+		for (uint64_t i = start; i < end; i++) {
+			char b = genome[i];
+			if ((rng_next(&rng) >> 11) >= thresh) {
+				read[n++] = b;
+				continue;
+			}
+			switch (rng_next(&rng) >> 62) {
+			case 0:
+			case 1: /* substitution: one of the three other bases */
+				read[n++] = BASES[(base_code(b) + 1 + rng_range(&rng, 0, 2)) & 3];
+				break;
+			case 2: /* insertion before the base */
+				read[n++] = BASES[rng_next(&rng) >> 62];
+				read[n++] = b;
+				break;
+			default: /* deletion */
+				break;
+			}
+		}
+		if (minus) {
+			for (size_t i = 0, j = n ? n - 1 : 0; i < n / 2; i++, j--) {
+				char t = read[i];
+				read[i] = read[j];
+				read[j] = t;
+			}
+			for (size_t i = 0; i < n; i++)
+				read[i] = BASES[3 - base_code(read[i])];
+		}
+		uint64_t f = len * flank / 1000;
+		uint64_t wstart = start > f ? start - f : 0, wend = end + f < glen ? end + f : glen;
+		char name[160];
+		snprintf(name, sizeof name, "sim%" PRIu64 "_%c_%" PRIu64 "_%" PRIu64 "_e%u.%03u", k,
+			 minus ? '-' : '+', start, end, milli / 1000, milli % 1000);
+		if (write_fasta(rfp, name, read, n))
+			close_out(rfp, reads_path);
+		snprintf(name, sizeof name, "win%" PRIu64 "_%" PRIu64 "_%" PRIu64, k, wstart, wend);
+		if (write_fasta(wfp, name, genome + wstart, wend - wstart))
+			close_out(wfp, win_path);
+	}
+	close_out(rfp, reads_path);
+	close_out(wfp, win_path);
+	free(read);
+	free(genome);
+	return 0;
+}
