@@ -269,7 +269,7 @@ int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 	res->n_cigar = 0;
 	res->matches = res->aln_len = res->edits = 0;
 	res->path_kind = NW_PATH_NONE;
-	if ((ret = forward(p, q, qlen, r, rlen, ws, res)) < 0)
+	if (!p->starts_only && (ret = forward(p, q, qlen, r, rlen, ws, res)) < 0)
 		return ret;
 	if (p->mode == NW_MODE_LOCAL && res->score <= 0) {
 		res->score = res->opt_score = 0; /* no positive alignment: empty span */

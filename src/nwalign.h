@@ -248,6 +248,10 @@ typedef struct {
 	int want_path;
 	int ends_only;   /* score and end cell only (qstart = rstart = 0, no path): --top
 			  * ranks every pair by these, then aligns the kept ones in full */
+	int starts_only; /* res already holds the score and end cell of an ends_only pass:
+			  * only the start is found (and the path, with want_path), so the
+			  * results --top keeps and the strands --strand both picks are not
+			  * aligned forward twice */
 	int tile, overlap; /* GACT tile size T and overlap O as used (nw_opt_gact resolves the
 			    * options' defaults, so overlap 0 is a real overlap of 0); tile 0,
 			    * as in a zero-initialised struct, means the defaults for both */

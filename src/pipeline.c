@@ -285,7 +285,7 @@ static int ranks_before(const nw_result_t *a, uint32_t ra, const nw_result_t *b,
 
 /* --top: of each query's n_ref pairs (adjacent, reference order), keep the run's top best
  * in rank order. Returns the number of pairs kept in run->top_pairs; run->top_res gets
- * their strands. */
+ * their strands, scores and end cells. */
 static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 {
 	int64_t kept = 0, top = run->opt->top < (int)n_ref ? run->opt->top : n_ref;
@@ -303,8 +303,14 @@ static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 			}
 			best[k] = run->pairs[q0 + j];
 		}
-		for (int64_t k = 0; k < have; k++)
-			run->top_res[kept + k].strand = res[best[k].r].strand;
+		for (int64_t k = 0; k < have; k++) { /* what starts_only needs: score and end */
+			const nw_result_t *from = &res[best[k].r];
+			nw_result_t *to = &run->top_res[kept + k];
+			to->strand = from->strand;
+			to->score = from->score;
+			to->qstart = from->qstart, to->qend = from->qend;
+			to->rstart = from->rstart, to->rend = from->rend;
+		}
 		kept += have;
 	}
 	return kept;
@@ -320,14 +326,19 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 	int64_t n_out = n;
 	int ret;
 	sp.want_path = 0;
-	sp.ends_only = run->opt->top > 0; /* --top ranks by score and end alone */
+	/* --top ranks and --strand both picks by score and end cell alone; the starts (a
+	 * reverse pass each) are found only for the results kept */
+	sp.ends_only = run->opt->top > 0 || run->opt->both_strands;
 	if ((ret = score_strands(run, &sp, set, rb, run->pairs, run->res, n, err, errlen)) < 0)
 		return ret;
-	if (run->opt->top > 0) { /* the spans of the kept pairs, on their strands */
+	if (run->opt->top > 0) {
 		n_out = select_top(run, n, (uint32_t)rb->n);
 		out_pairs = run->top_pairs;
 		out_res = run->top_res;
+	}
+	if (sp.ends_only) { /* the starts of the kept results, on their strands */
 		sp.ends_only = 0;
+		sp.starts_only = 1;
 		if ((ret = on_strands(run, scores, &sp, set, rb, out_pairs, out_res, n_out, err,
 				      errlen)) < 0)
 			return ret;

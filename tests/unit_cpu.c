@@ -141,7 +141,7 @@ static void fail_report(const char *section, nw_mode_t mode, const scoring_case_
 		return;
 	}
 	fprintf(stderr, "FAIL [%s] mode %s, %s, %s: %s\n", section, dpf_mode_name(mode),
-		c->label, variant == 0 ? "no path" : variant == 1 ? "want_path" : "ends_only",
+		c->label, variant == 0 ? "no path" : variant == 1 ? "want_path" : variant == 2 ? "ends_only" : "starts_only",
 		why);
 	fprintf(stderr, "  engine rc %d: score %" PRId64 " q[%" PRId64 ",%" PRId64 ") r[%" PRId64
 		",%" PRId64 ")\n", rc, res->score, res->qstart, res->qend, res->rstart, res->rend);
@@ -235,18 +235,28 @@ static void check_pair(const char *section, nw_mode_t mode, const scoring_case_t
 			orc, m, n, section);
 		return;
 	}
-	/* variant 0: score and span; 1: with the path; 2: ends_only (score and end cell) */
-	for (int variant = 0; variant <= 2; variant++) {
-		int want_path = variant == 1;
+	/* variant 0: score and span; 1: with the path; 2: ends_only (score and end cell);
+	 * 3: starts_only with the path, given what ends_only found */
+	for (int variant = 0; variant <= 3; variant++) {
+		int want_path = variant == 1 || variant == 3;
 		/* exact: long spans take Myers-Miller paths, which must reach the optimum
 		 * (GACT paths are tested in unit_path) */
 		nw_align_params_t p = { .mode = mode, .sc = &c->sc, .want_path = want_path,
-					.ends_only = variant == 2, .exact = 1 };
+					.ends_only = variant == 2, .starts_only = variant == 3,
+					.exact = 1 };
 		nw_result_t res;
 		char buf[512];
 		const char *why = NULL;
 		memset(&res, 0, sizeof(res));
-		int rc = nw_cpu_align(&p, q, m, r, n, ws, &res);
+		int rc = 0;
+		if (variant == 3) { /* the ends first, as the pipeline does */
+			nw_align_params_t pe = p;
+			pe.want_path = pe.starts_only = 0;
+			pe.ends_only = 1;
+			rc = nw_cpu_align(&pe, q, m, r, n, ws, &res);
+		}
+		if (rc == 0)
+			rc = nw_cpu_align(&p, q, m, r, n, ws, &res);
 		if ((m == 0 || n == 0) && rc < 0) { /* empty input may be refused */
 			tu_passed++;
 			nw_result_free(&res);

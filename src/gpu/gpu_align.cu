@@ -272,7 +272,15 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	const bool prof_ok = prof_env == 2 || (prof_env == 1 && runs > 0 && fw.n >= 8 * runs);
 	if (timing) NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
 	tm[1] = nw_now();
-	NW_TRY(nw_run_pass(g, fw, sc, qc, rc, prof_ok));
+	if (p->starts_only) { /* the forward results are given */
+		for (int64_t k = 0; k < n; k++) {
+			if (fw_of[k] < 0) continue;
+			nw_dp_out &o = fw.out[fw_of[k]];
+			o.score = res[k].score, o.i = res[k].qend, o.j = res[k].rend, o.overflow = 0;
+		}
+	} else {
+		NW_TRY(nw_run_pass(g, fw, sc, qc, rc, prof_ok));
+	}
 	tm[2] = nw_now();
 	const bool need_rev = fkind != NW_DP_GLOBAL && !p->ends_only;
 	NW_TRY(nw_pass_reserve(g, rv, need_rev ? fw.n : 0));

@@ -11,7 +11,7 @@
  * The decisions, tie rules and splits are the CPU engine's, so the CIGARs are identical.
  *
  * A batch is cut to the device memory that cudaMemGetInfo reports free (direction words
- * dominate: 4 bits a cell, rounded up to stripes of NW_PATH_ROWS rows). The same driver
+ * dominate: 4 bits a cell, rounded up to stripes of 32 R rows). The same driver
  * runs on the host with the kernels emulated thread by thread (nw_gpu_paths_emulated), so
  * that tests can check the thread logic without a device.
  */
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <thread>
+#include <time.h>
 #include <vector>
 
 #include "gpu_internal.cuh"
@@ -32,7 +33,10 @@ extern "C" {
 
 /* ---------------------------------------------------------------- kernels */
 
-__global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p, uint32_t *counter)
+/* ids[0..count): the problems of this launch (all of one R). */
+template <int R>
+__global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p, const int32_t *ids, int64_t count,
+								   uint32_t *counter)
 {
 	__shared__ int32_t tab[32 * 32];
 	for (int x = threadIdx.x; x < 32 * 32; x += blockDim.x) tab[x] = p.score[x];
@@ -41,12 +45,12 @@ __global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p,
 	q.score = tab;
 	const int lane = threadIdx.x & 31;
 	for (;;) {
-		uint32_t id = 0;
-		if (lane == 0) id = atomicAdd(counter, 1u);
-		id = __shfl_sync(0xffffffffu, id, 0);
-		if ((int64_t)id >= p.n_jobs) break;
-		nw_pthread<NW_PATH_R> th;
-		th.init(q, id, lane);
+		uint32_t x = 0;
+		if (lane == 0) x = atomicAdd(counter, 1u);
+		x = __shfl_sync(0xffffffffu, x, 0);
+		if ((int64_t)x >= count) break;
+		nw_pthread<R> th;
+		th.init(q, ids[x], lane);
 		for (int32_t s = 0; s <= th.last_s; s++) {
 			th.begin(q, s);
 			int32_t hc = 0, fc = 0;
@@ -70,10 +74,11 @@ __global__ void nw_path_trace_kernel(nw_pparams p)
 
 /* The kernels' thread logic on the host: the 32 threads of a warp step by step, each
  * taking what its left neighbour produced at the previous step (the shuffle). */
-static void nw_path_emulate(const nw_pparams &p)
+template <int R>
+static void nw_path_emulate_job(const nw_pparams &p, int64_t id)
 {
-	for (int64_t id = 0; id < p.n_jobs; id++) {
-		nw_pthread<NW_PATH_R> th[32];
+	{
+		nw_pthread<R> th[32];
 		for (int t = 0; t < 32; t++) th[t].init(p, id, t);
 		for (int32_t s = 0; s <= th[0].last_s; s++) {
 			int32_t hc[32] = {0}, fc[32] = {0};
@@ -88,6 +93,21 @@ static void nw_path_emulate(const nw_pparams &p)
 				th[0].top(p, k, hin[0], fin[0]);
 				for (int t = 0; t < 32; t++) th[t].step(p, k, hin[t], fin[t], hc[t], fc[t]);
 			}
+		}
+	}
+}
+
+/* The R of each instance; a problem's R is nw_pick_R's choice. */
+static const int nw_path_rs[4] = {4, 5, 6, 8};
+
+static void nw_path_emulate(const nw_pparams &p)
+{
+	for (int64_t id = 0; id < p.n_jobs; id++) {
+		switch (p.jobs[id].R) {
+		case 4: nw_path_emulate_job<4>(p, id); break;
+		case 5: nw_path_emulate_job<5>(p, id); break;
+		case 6: nw_path_emulate_job<6>(p, id); break;
+		default: nw_path_emulate_job<8>(p, id); break;
 		}
 	}
 	if (p.trace)
@@ -113,11 +133,26 @@ struct nw_pexec {
 	double ms;                        /* kernel time */
 };
 
+/* Rows a thread for m rows and n columns: the fewest thread steps (stripes times R; a
+ * stripe costs n + 31 steps), the larger R on ties. 150 rows take R = 5 (one stripe of
+ * 160), GACT's 320-row tiles two stripes of 160. */
+static int nw_pick_R(int64_t m)
+{
+	int best = 8;
+	int64_t best_cost = INT64_MAX;
+	for (int x = 3; x >= 0; x--) {
+		const int R = nw_path_rs[x];
+		const int64_t cost = (m + 32 * R - 1) / (32 * R) * R;
+		if (cost < best_cost) best = R, best_cost = cost;
+	}
+	return best;
+}
+
 /* Bytes of device memory a problem needs. */
 static size_t nw_pjob_bytes(int64_t m, int64_t n, bool trace)
 {
-	size_t b = sizeof(nw_pjob) + 4 * 2 * (size_t)(n + 1) * (trace ? 1 : 2);
-	if (trace) b += 4 * (size_t)nw_pdir_words(m, n) + 4 * (size_t)(m + n + 1) + 8 + 4;
+	size_t b = sizeof(nw_pjob) + 4 + 4 * 2 * (size_t)(n + 1) * (trace ? 1 : 2);
+	if (trace) b += 4 * (size_t)nw_pdir_words(m, n, nw_pick_R(m)) + 4 * (size_t)(m + n + 1) + 8 + 4;
 	return b;
 }
 
@@ -127,17 +162,26 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	const int64_t n = (int64_t)x.jobs.size();
 	if (n == 0) return 0;
 	int64_t dirw = 0, rowi = 0, runw = 0;
+	std::vector<int32_t> ids;      /* the jobs of each R in turn */
+	int64_t first[5] = {0, 0, 0, 0, 0};
 	for (int64_t k = 0; k < n; k++) {
 		nw_pjob &j = x.jobs[k];
+		j.R = nw_pick_R(j.m);
 		j.row_off = rowi;
 		rowi += 2 * ((int64_t)j.n + 1) * (trace ? 1 : 2);
 		if (trace) {
 			j.dir_off = dirw;
-			dirw += nw_pdir_words(j.m, j.n);
+			dirw += nw_pdir_words(j.m, j.n, j.R);
 			j.run_off = runw;
 			runw += (int64_t)j.m + j.n + 1;
 		}
 	}
+	for (int r = 0; r < 4; r++) {
+		first[r] = (int64_t)ids.size();
+		for (int64_t k = 0; k < n; k++)
+			if (x.jobs[k].R == nw_path_rs[r]) ids.push_back((int32_t)k);
+	}
+	first[4] = (int64_t)ids.size();
 	x.rows.assign(trace ? 0 : (size_t)rowi, 0);
 	x.runs.resize(trace ? (size_t)runw : 0);
 	x.n_runs.assign(trace ? (size_t)n : 0, 0);
@@ -166,15 +210,17 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	nw_gpu_t *g = x.g;
 	const size_t bj = (size_t)n * sizeof(nw_pjob), bd = 4 * (size_t)dirw, br = 4 * (size_t)rowi,
-		     bu = 4 * (size_t)runw, bn = 4 * (size_t)n, bc = 8 * (size_t)n;
-	/* one device buffer: jobs | table | counter | n_runs | corner | rows | runs | dirs */
-	const size_t o_tab = (bj + 15) & ~(size_t)15, o_cnt = o_tab + 4096, o_nr = o_cnt + 16,
+		     bu = 4 * (size_t)runw, bn = 4 * (size_t)n, bc = 8 * (size_t)n, bi = 4 * (size_t)n;
+	/* one device buffer: jobs | ids | table | counters | n_runs | corner | rows | runs | dirs */
+	const size_t o_ids = (bj + 15) & ~(size_t)15, o_tab = (o_ids + bi + 15) & ~(size_t)15, o_cnt = o_tab + 4096,
+		     o_nr = o_cnt + 16,
 		     o_co = (o_nr + bn + 15) & ~(size_t)15, o_rows = (o_co + bc + 15) & ~(size_t)15,
 		     o_runs = (o_rows + br + 15) & ~(size_t)15, o_dirs = (o_runs + bu + 15) & ~(size_t)15,
 		     total = o_dirs + bd + 16;
 	NW_TRY(nw_dbuf_reserve(g, &g->pbuf, total));
 	char *d = (char *)g->pbuf.p;
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d, x.jobs.data(), bj, cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_ids, ids.data(), bi, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_tab, x.score, 4096, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_cnt, 0, 16, g->stream));
 	p.jobs = (const nw_pjob *)d;
@@ -189,11 +235,22 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 		g->ev_ok = 1;
 	}
 	const int64_t warps_per_sm = 16; /* 4 blocks of 4 warps: enough to hide the latency */
-	int64_t blocks = std::min<int64_t>((n + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
-					   (int64_t)g->n_sm * warps_per_sm / (NW_PATH_BLOCK / 32));
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
-	nw_path_dp_kernel<<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, (uint32_t *)(d + o_cnt));
-	NW_LAUNCH_CHECK(g);
+	for (int r = 0; r < 4; r++) { /* one launch per R, on one stream */
+		const int64_t cnt = first[r + 1] - first[r];
+		if (!cnt) continue;
+		const int64_t blocks = std::min<int64_t>((cnt + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
+							 (int64_t)g->n_sm * warps_per_sm / (NW_PATH_BLOCK / 32));
+		const int32_t *dids = (const int32_t *)(d + o_ids) + first[r];
+		uint32_t *cnt_r = (uint32_t *)(d + o_cnt) + r;
+		switch (nw_path_rs[r]) {
+		case 4: nw_path_dp_kernel<4><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, cnt_r); break;
+		case 5: nw_path_dp_kernel<5><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, cnt_r); break;
+		case 6: nw_path_dp_kernel<6><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, cnt_r); break;
+		default: nw_path_dp_kernel<8><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, cnt_r); break;
+		}
+		NW_LAUNCH_CHECK(g);
+	}
 	if (trace) {
 		const int64_t tb = std::min<int64_t>((n + 127) / 128, (int64_t)g->n_sm * 16);
 		nw_path_trace_kernel<<<(unsigned)tb, 128, 0, g->stream>>>(p);
@@ -452,6 +509,13 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 	return emit_until(cur.size(), 0);
 }
 
+static double nw_path_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* Paths of every pair with a non-empty span, on g (or emulated when g is NULL). */
 static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, const uint8_t *rc,
 		    const int64_t *qoff, const int64_t *roff, const nw_pair_t *pairs, int64_t n,
@@ -480,7 +544,7 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, 
 			if (nw_cigar_push(r, m ? NW_CIGAR_I : NW_CIGAR_D, m ? m : nn) < 0) return NW_ERR_MEMORY;
 			continue;
 		}
-		if ((m + nn + NW_PATH_ROWS + 2) * step >= ((int64_t)1 << 30)) {
+		if ((m + nn + 32 * NW_PATH_RMAX + 2) * step >= ((int64_t)1 << 30)) {
 			snprintf(err, errlen, "GPU path engine: a %lld x %lld span needs scores beyond 32 bits; use --backend cpu",
 				 (long long)m, (long long)nn);
 			return NW_ERR_USAGE;
@@ -490,9 +554,18 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, 
 		(r->path_kind == NW_PATH_FULL ? full : r->path_kind == NW_PATH_GACT ? gact : exact).push_back(s);
 	}
 	if (g) g->err = err, g->errlen = errlen;
+	const char *et = getenv("NW_GPU_TIMING");
+	const bool timing = et && *et == '1';
+	double t0 = nw_path_now(), ms0 = x.ms;
 	int ret = nw_paths_full(x, full, res, sc->gap_open);
+	double t1 = nw_path_now(), ms1 = x.ms;
 	if (ret == 0) ret = nw_paths_gact(x, p, gact, res);
+	double t2 = nw_path_now(), ms2 = x.ms;
 	if (ret == 0) ret = nw_paths_exact(x, exact, res, sc->gap_open);
+	if (timing)
+		fprintf(stderr, "nw_gpu paths: full %zu: %.1f ms (kernels %.1f); gact %zu: %.1f ms (kernels %.1f); exact %zu: %.1f ms (kernels %.1f)\n",
+			full.size(), 1e3 * (t1 - t0), ms1 - ms0, gact.size(), 1e3 * (t2 - t1), ms2 - ms1, exact.size(),
+			1e3 * (nw_path_now() - t2), x.ms - ms2);
 	if (ret < 0 && !err[0]) snprintf(err, errlen, "GPU path engine: internal error (%d)", ret);
 	return ret;
 }

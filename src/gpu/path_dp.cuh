@@ -4,8 +4,8 @@
  * A path problem is a global alignment of m query rows against n reference columns with
  * the borders of src/path.h:
  *   H[0][c] = -(top_open + c * ext), H[r][0] = -(left_open + r * ext), H[0][0] = 0.
- * A warp solves it in stripes of NW_PATH_ROWS rows; thread t owns rows [t*R, t*R + R) of
- * the stripe and handles column j at step j - 1 + t, so the row above its first row
+ * A warp solves it in stripes of 32 R rows; thread t owns rows [t*R, t*R + R) of the
+ * stripe and handles column j at step j - 1 + t, so the row above its first row
  * arrives each step from thread t-1 by shuffle (thread 0: the top border, or the border
  * row the last thread of the stripe above left in memory).
  *
@@ -30,8 +30,9 @@
 #include "nwalign.h"
 #include "dp_cell.cuh"
 
-#define NW_PATH_R 8                       /* rows a thread: one 32-bit word of nibbles */
-#define NW_PATH_ROWS (32 * NW_PATH_R)     /* rows a stripe */
+/* Rows a thread, R in {4, 5, 6, 8} (a problem's R is chosen to waste the fewest rows of
+ * its last stripe; at most 8, so that R nibbles fit one 32-bit word). */
+#define NW_PATH_RMAX 8
 #define NW_PATH_LAG 31                    /* thread 31 runs 31 steps behind thread 0 */
 
 enum { NW_PDIR_DIAG = 0, NW_PDIR_E = 1, NW_PDIR_F = 2, NW_PDIR_SRC = 3, NW_PDIR_EEXT = 4, NW_PDIR_FEXT = 8 };
@@ -44,7 +45,7 @@ struct nw_pjob {
 	int32_t top_open, left_open;
 	int32_t end_open;      /* trace: the open of a vertical gap ending at (m, n) (Myers-Miller
 				* leaves: 0 when it continues the gap of the split below) */
-	int32_t pad_;
+	int32_t R;             /* rows a thread */
 	int64_t dir_off;       /* trace: first direction word */
 	int64_t row_off;       /* int32 entries: the border row between stripes, 2 (n + 1);
 				* last row: then H[m][0..n] and F[m][0..n] */
@@ -52,17 +53,17 @@ struct nw_pjob {
 };
 
 /* Direction words of a problem. */
-NW_HD int64_t nw_pdir_words(int64_t m, int64_t n)
+NW_HD int64_t nw_pdir_words(int64_t m, int64_t n, int R)
 {
-	return (m + NW_PATH_ROWS - 1) / NW_PATH_ROWS * (n + NW_PATH_LAG) * 32;
+	return (m + 32 * R - 1) / (32 * R) * (n + NW_PATH_LAG) * 32;
 }
 
 /* Word and shift of the nibble of cell (i, j), 1 <= i <= m, 1 <= j <= n. */
-NW_HD int64_t nw_pdir_index(int64_t n, int64_t i, int64_t j, int *shift)
+NW_HD int64_t nw_pdir_index(int64_t n, int R, int64_t i, int64_t j, int *shift)
 {
-	const int64_t s = (i - 1) / NW_PATH_ROWS, w = (i - 1) % NW_PATH_ROWS;
-	const int64_t t = w / NW_PATH_R;
-	*shift = (int)(w % NW_PATH_R) * 4;
+	const int64_t s = (i - 1) / (32 * R), w = (i - 1) % (32 * R);
+	const int64_t t = w / R;
+	*shift = (int)(w % R) * 4;
 	return (s * (n + NW_PATH_LAG) + (j - 1 + t)) * 32 + t;
 }
 
@@ -101,13 +102,13 @@ struct nw_pthread {
 		id = job;
 		jb = p.jobs[job];
 		O = p.O, E = p.E, OX = p.O + p.E;
-		last_s = (jb.m - 1) / NW_PATH_ROWS;
+		last_s = (jb.m - 1) / (32 * R);
 	}
 
 	NW_HD void begin(const nw_pparams &p, int32_t s_)
 	{
 		s = s_;
-		i0 = s * NW_PATH_ROWS + t * R + 1;
+		i0 = s * 32 * R + t * R + 1;
 		mrow = (s == last_s && jb.m >= i0 && jb.m < i0 + R) ? jb.m - i0 : -1;
 #pragma unroll
 		for (int r = 0; r < R; r++) {
@@ -228,7 +229,7 @@ NW_HD void nw_ptrace(const nw_pparams &p, int64_t id)
 	w.len = 0;
 	while (i > 0 && j > 0) {
 		int sh;
-		const uint32_t d = (p.dirs[jb.dir_off + nw_pdir_index(jb.n, i, j, &sh)] >> sh) & 15u;
+		const uint32_t d = (p.dirs[jb.dir_off + nw_pdir_index(jb.n, jb.R, i, j, &sh)] >> sh) & 15u;
 		if (st == NW_PDIR_DIAG) {
 			const uint32_t src = d & NW_PDIR_SRC;
 			if (src == NW_PDIR_DIAG) {
