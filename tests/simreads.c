@@ -292,9 +292,8 @@ int main(int argc, char **argv)
 
 	size_t glen;
 	char *genome = load_genome(genome_path, &glen);
-	if (minlen > glen) {
+	if (minlen > glen)
 		die("%s: the genome (%zu bases) is shorter than -l %" PRIu64, genome_path, glen, minlen);
-	}
 	if (maxlen > glen)
 		maxlen = glen;
 
@@ -310,13 +309,12 @@ int main(int argc, char **argv)
 	if (!read)
 		die("out of memory");
 	rng_seed(&rng, seed);
-	/* P(error) = milli / 1000, compared against the top 53 bits of a draw */
 	for (uint64_t k = 1; k <= count; k++) {
 		uint64_t len = rng_range(&rng, minlen, maxlen);
 		uint64_t start = rng_range(&rng, 0, glen - len), end = start + len;
 		unsigned milli = (unsigned)rng_range(&rng, minerr, maxerr);
 		int minus = (int)(rng_next(&rng) >> 63);
-		uint64_t thresh = ((uint64_t)milli << 53) / 1000;
+		uint64_t thresh = ((uint64_t)milli << 53) / 1000; /* P(error): the top 53 bits below */
 		size_t n = 0;
 		for (uint64_t i = start; i < end; i++) {
 			char b = genome[i];
@@ -337,6 +335,8 @@ int main(int argc, char **argv)
 				break;
 			}
 		}
+		if (n == 0) /* every base deleted (tiny -l only): keep one */
+			read[n++] = genome[start];
 		if (minus) {
 			for (size_t i = 0, j = n ? n - 1 : 0; i < n / 2; i++, j--) {
 				char t = read[i];

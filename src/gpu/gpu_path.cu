@@ -151,7 +151,7 @@ static int nw_pick_R(int64_t m)
 /* Bytes of device memory a problem needs. */
 static size_t nw_pjob_bytes(int64_t m, int64_t n, bool trace)
 {
-	size_t b = sizeof(nw_pjob) + 4 + 4 * 2 * (size_t)(n + 1) * (trace ? 1 : 2);
+	size_t b = sizeof(nw_pjob) + 4 + 4 * 2 * (size_t)(n + 1) * (trace ? 1 : 2); /* border, last row */
 	if (trace) b += 4 * (size_t)nw_pdir_words(m, n, nw_pick_R(m)) + 4 * (size_t)(m + n + 1) + 8 + 4;
 	return b;
 }
@@ -161,15 +161,18 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 {
 	const int64_t n = (int64_t)x.jobs.size();
 	if (n == 0) return 0;
-	int64_t dirw = 0, rowi = 0, runw = 0;
+	int64_t dirw = 0, rowi = 0, runw = 0, outi = 0;
 	std::vector<int32_t> ids;      /* the jobs of each R in turn */
 	int64_t first[5] = {0, 0, 0, 0, 0};
 	for (int64_t k = 0; k < n; k++) {
 		nw_pjob &j = x.jobs[k];
 		j.R = nw_pick_R(j.m);
 		j.row_off = rowi;
-		rowi += 2 * ((int64_t)j.n + 1) * (trace ? 1 : 2);
-		if (trace) {
+		rowi += 2 * ((int64_t)j.n + 1);
+		if (!trace) {
+			j.out_off = outi;
+			outi += 2 * ((int64_t)j.n + 1);
+		} else {
 			j.dir_off = dirw;
 			dirw += nw_pdir_words(j.m, j.n, j.R);
 			j.run_off = runw;
@@ -182,7 +185,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 			if (x.jobs[k].R == nw_path_rs[r]) ids.push_back((int32_t)k);
 	}
 	first[4] = (int64_t)ids.size();
-	x.rows.assign(trace ? 0 : (size_t)rowi, 0);
+	x.rows.assign((size_t)outi, 0);
 	x.runs.resize(trace ? (size_t)runw : 0);
 	x.n_runs.assign(trace ? (size_t)n : 0, 0);
 	x.corner.assign(trace ? 2 * (size_t)n : 0, 0);
@@ -201,22 +204,24 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 		p.score = x.score;
 		p.dirs = x.hdirs.data();
 		p.rows = rows.data();
+		p.lastrow = x.rows.data();
 		p.corner = x.corner.data();
 		p.runs = x.runs.data();
 		p.n_runs = x.n_runs.data();
 		nw_path_emulate(p);
-		if (!trace) x.rows.swap(rows);
 		return 0;
 	}
 	nw_gpu_t *g = x.g;
 	const size_t bj = (size_t)n * sizeof(nw_pjob), bd = 4 * (size_t)dirw, br = 4 * (size_t)rowi,
-		     bu = 4 * (size_t)runw, bn = 4 * (size_t)n, bc = 8 * (size_t)n, bi = 4 * (size_t)n;
-	/* one device buffer: jobs | ids | table | counters | n_runs | corner | rows | runs | dirs */
+		     bu = 4 * (size_t)runw, bn = 4 * (size_t)n, bc = 8 * (size_t)n, bi = 4 * (size_t)n,
+		     bo = 4 * (size_t)outi;
+	/* one device buffer: jobs | ids | table | counters | n_runs | corner | rows | runs | dirs |
+	 * last rows */
 	const size_t o_ids = (bj + 15) & ~(size_t)15, o_tab = (o_ids + bi + 15) & ~(size_t)15, o_cnt = o_tab + 4096,
 		     o_nr = o_cnt + 16,
 		     o_co = (o_nr + bn + 15) & ~(size_t)15, o_rows = (o_co + bc + 15) & ~(size_t)15,
 		     o_runs = (o_rows + br + 15) & ~(size_t)15, o_dirs = (o_runs + bu + 15) & ~(size_t)15,
-		     total = o_dirs + bd + 16;
+		     o_out = (o_dirs + bd + 15) & ~(size_t)15, total = o_out + bo + 16;
 	NW_TRY(nw_dbuf_reserve(g, &g->pbuf, total));
 	char *d = (char *)g->pbuf.p;
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d, x.jobs.data(), bj, cudaMemcpyHostToDevice, g->stream));
@@ -230,6 +235,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	p.rows = (int32_t *)(d + o_rows);
 	p.runs = (uint32_t *)(d + o_runs);
 	p.dirs = (uint32_t *)(d + o_dirs);
+	p.lastrow = (int32_t *)(d + o_out);
 	if (!g->ev_ok) {
 		for (int k = 0; k < 2; k++) NW_CUDA_CHECK(g, cudaEventCreate(&g->ev[k]));
 		g->ev_ok = 1;
@@ -261,7 +267,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.n_runs.data(), p.n_runs, bn, cudaMemcpyDeviceToHost, g->stream));
 		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.runs.data(), p.runs, bu, cudaMemcpyDeviceToHost, g->stream));
 	} else {
-		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.rows.data(), p.rows, br, cudaMemcpyDeviceToHost, g->stream));
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.rows.data(), p.lastrow, bo, cudaMemcpyDeviceToHost, g->stream));
 	}
 	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
 	float t = 0;
@@ -426,7 +432,7 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 		return !v.emit_ii && v.m >= 2 && v.n >= 1 && (v.m + 1) * (v.n + 1) > leaf;
 	};
 	std::vector<nw_pjob> all;
-	std::vector<int64_t> HF, FF, HR, FR;
+	std::vector<std::vector<int64_t> > rowsw(NW_PATH_HOST_THREADS); /* per host thread */
 	for (;;) {
 		all.clear();
 		for (const nw_mm_node &v : cur) {
@@ -439,18 +445,20 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 		/* results per split node, in order: [2 * x] forward, [2 * x + 1] reverse */
 		std::vector<int64_t> split_col(all.size() / 2);
 		std::vector<int> split_gap(all.size() / 2);
-		NW_TRY(nw_run_batches(x, all, false, 2, false, [&](size_t b, size_t k, unsigned) {
+		NW_TRY(nw_run_batches(x, all, false, 2, true, [&](size_t b, size_t k, unsigned w) {
 			if (k % 2 == 0) return 0; /* batches start at even indices: k - 1 is the forward half */
 			const nw_pjob &f = x.jobs[k - 1], &r = x.jobs[k];
 			const int64_t n = f.n;
-			HF.resize(n + 1), FF.resize(n + 1), HR.resize(n + 1), FR.resize(n + 1);
-			const int32_t *hf = x.rows.data() + f.row_off + 2 * (n + 1), *hr = x.rows.data() + r.row_off + 2 * (n + 1);
+			std::vector<int64_t> &v = rowsw[w];
+			v.resize(4 * (size_t)(n + 1));
+			int64_t *HF = v.data(), *FF = HF + n + 1, *HR = FF + n + 1, *FR = HR + n + 1;
+			const int32_t *hf = x.rows.data() + f.out_off, *hr = x.rows.data() + r.out_off;
 			for (int64_t c = 0; c <= n; c++) {
 				HF[c] = hf[c], FF[c] = hf[n + 1 + c];
 				HR[c] = hr[c], FR[c] = hr[n + 1 + c];
 			}
 			int gap = 0;
-			split_col[(b + k) / 2] = nw_mm_split(HF.data(), FF.data(), HR.data(), FR.data(), n, O, &gap);
+			split_col[(b + k) / 2] = nw_mm_split(HF, FF, HR, FR, n, O, &gap);
 			split_gap[(b + k) / 2] = gap;
 			return 0;
 		}));

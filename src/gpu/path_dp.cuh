@@ -47,8 +47,8 @@ struct nw_pjob {
 				* leaves: 0 when it continues the gap of the split below) */
 	int32_t R;             /* rows a thread */
 	int64_t dir_off;       /* trace: first direction word */
-	int64_t row_off;       /* int32 entries: the border row between stripes, 2 (n + 1);
-				* last row: then H[m][0..n] and F[m][0..n] */
+	int64_t row_off;       /* int32 entries: the border row between stripes, 2 (n + 1) */
+	int64_t out_off;       /* last row: H[m][0..n], then F[m][0..n] in lastrow */
 	int64_t run_off;       /* trace: first CIGAR run (m + n + 1 runs at most) */
 };
 
@@ -74,7 +74,8 @@ struct nw_pparams {
 	const int32_t *score;   /* 32 x 32: score[q * 32 + r] */
 	int32_t O, E;
 	uint32_t *dirs;
-	int32_t *rows;
+	int32_t *rows;          /* border rows (scratch) */
+	int32_t *lastrow;       /* last-row mode: the output rows */
 	int32_t *corner;        /* trace: H[m][n], F[m][n] of each job */
 	uint32_t *runs;         /* trace: CIGAR runs, last first */
 	int32_t *n_runs;
@@ -119,7 +120,7 @@ struct nw_pthread {
 		}
 		hdiag = left(i0 - 1);
 		if (mrow >= 0 && !p.trace) { /* H[m][0], F[m][0]: the column-0 gap */
-			int32_t *row = p.rows + jb.row_off + 2 * ((int64_t)jb.n + 1);
+			int32_t *row = p.lastrow + jb.out_off;
 			row[0] = left(jb.m);
 			row[jb.n + 1] = left(jb.m);
 		}
@@ -151,7 +152,7 @@ struct nw_pthread {
 				if (p.trace) {
 					if (j == jb.n) p.corner[2 * id] = hh, p.corner[2 * id + 1] = f;
 				} else {
-					int32_t *row = p.rows + jb.row_off + 2 * ((int64_t)jb.n + 1);
+					int32_t *row = p.lastrow + jb.out_off;
 					row[j] = hh;
 					row[jb.n + 1 + j] = f;
 				}
