@@ -5,7 +5,8 @@
 #   A  protein search: mm_query500 x mm_db20k, local, BLOSUM62, --gap-open 10 --gap-extend 1
 #      --top 1 (parasail's and CUDASW++'s 11/1); parasail_aligner beside it, same run
 #   B  DNA pairs: pairs20k_query150 with pairs20k_target241, --pairs zip, repeated 50 times
-#      (1M pairs), local and global, match 2 mismatch 4, gaps 4/2
+#      (1M pairs), local and global, match 2 mismatch 4, gaps 4/2; B-cigar: local with paths
+#      (-c); parasail_aligner sw_trace_striped_16 beside it on 300 x 300 of the same reads
 #   C  one long pair: E. coli DH10B [0, 1 Mb) against a mutated copy (1% substitutions,
 #      0.2% indels) and against the unrelated [2, 3 Mb), global and local
 #   D  global, linear gaps (--gap-open 0), two random 40,000-base sequences; parasail
@@ -127,6 +128,20 @@ if [[ $WHICH == *B* ]]; then
 		run_nw "B-$mode" "$cells" 1000000 -q "$IN/B_q.fa" -r "$IN/B_t.fa" --pairs zip -m "$mode" \
 			--match 2 --mismatch 4 --gap-open 4 --gap-extend 2 --no-header -o "$OUTDIR/B-$mode.tsv"
 	done
+	# with paths: the score passes, then full tracebacks on the GPU (kernel GCUPS are cells of
+	# the pairs over the time of all kernels: GCUPS-equivalent)
+	run_nw B-cigar "$cells" 1000000 -q "$IN/B_q.fa" -r "$IN/B_t.fa" --pairs zip -m local -c \
+		--match 2 --mismatch 4 --gap-open 4 --gap-extend 2 --no-header -o "$OUTDIR/B-cigar.tsv"
+	if command -v parasail_aligner >/dev/null; then
+		# parasail_aligner aligns all against all: the first 300 queries against the first 300
+		# targets (90,000 pairs of the same lengths), local with traceback, 16-bit striped;
+		# its open 6 is our open 4 plus the first extension 2
+		gzip -cd "$DATA/pairs20k_query150.fa.gz" | awk '/^>/ {k++} k <= 300' >"$IN/Bs_q.fa"
+		gzip -cd "$DATA/pairs20k_target241.fa.gz" | awk '/^>/ {k++} k <= 300' >"$IN/Bs_t.fa"
+		run_peer B-cigar parasail "$(cells_all "$IN/Bs_q.fa" "$IN/Bs_t.fa")" parasail_aligner -x \
+			-a sw_trace_striped_16 -d -M 2 -X 4 -o 6 -e 2 -t "$THREADS" -f "$IN/Bs_t.fa" \
+			-q "$IN/Bs_q.fa" -g "$OUTDIR/B-cigar.parasail.csv"
+	fi
 fi
 
 if [[ $WHICH == *C* ]]; then

@@ -4,12 +4,29 @@
  * matrices, tiles); the decisions around them live here so that the CPU and the GPU make
  * the same ones.
  */
+#include <stdlib.h>
+
 #include "path.h"
+
+/* The full-matrix limit: NW_PATH_FULL_CELLS, or the environment's NW_PATH_FULL_CELLS (a hook
+ * for benchmarks: 0 sends every span to GACT or --exact, so that GACT's accuracy can be
+ * measured on short reads too). Read once; both engines see the same value. */
+static int64_t full_cells(void)
+{
+	static int64_t cached = -2;
+	int64_t v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	if (v == -2) {
+		const char *s = getenv("NW_PATH_FULL_CELLS");
+		v = s && *s ? atoll(s) : -1;
+		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+	}
+	return v >= 0 ? v : NW_PATH_FULL_CELLS;
+}
 
 int nw_path_kind(const nw_align_params_t *p, int64_t m, int64_t n)
 {
 	/* (m + 1)(n + 1) <= FULL without overflow for spans up to 2^32 x 2^32 */
-	if (m + 1 <= NW_PATH_FULL_CELLS / (n + 1))
+	if (m + 1 <= full_cells() / (n + 1))
 		return NW_PATH_FULL;
 	return p->exact ? NW_PATH_EXACT : NW_PATH_GACT;
 }

@@ -49,7 +49,9 @@ enum {
  * is 0 (a zero-initialised nw_align_params_t). Every engine takes T and O from here. */
 void nw_gact_params(const nw_align_params_t *p, int *T, int *O);
 
-/* Which path a span of m x n takes (m, n >= 1). */
+/* Which path a span of m x n takes (m, n >= 1). The environment variable
+ * NW_PATH_FULL_CELLS, when set, replaces the full-matrix limit (benchmarks: 0 measures
+ * GACT on spans of any size). */
 int nw_path_kind(const nw_align_params_t *p, int64_t m, int64_t n);
 /* "none", "full", "gact", "exact" */
 const char *nw_path_kind_name(int kind);

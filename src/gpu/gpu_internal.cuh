@@ -6,7 +6,7 @@
  *                  16-bit / 32-bit batch kernels and the long-pair kernel, results
  *   gpu_plan.cu    the batch planner: sorting, items, launches and their shapes
  *   gpu_batch.cu   batch kernel: groups of G threads, two pairs per group in 16-bit lanes
- *   gpu_long.cu    long-pair kernel: 32R x TC tiles in anti-diagonal order
+ *   gpu_long.cu    long-pair kernel: 32R x TC tiles, tile rows as a staircase in one launch
  *   gpu_path.cu    alignment paths: full tracebacks, GACT tiles, Myers-Miller halves
  *                  (thread logic in path_dp.cuh)
  */
@@ -225,7 +225,8 @@ typedef struct {
 	int64_t Mp, P, nti, ntj;
 	void *rowbuf, *colbuf, *corner;  /* V-typed border buffers (see gpu_long.cu) */
 	nw_cand *rowbest;                /* [nti] running best of each tile row */
-	int64_t d;                       /* anti-diagonal of tiles of this launch */
+	int64_t d;                       /* anti-diagonal of the tile at hand (ti + tj) */
+	int64_t publish;                 /* columns between publications of a bottom row */
 } nw_lparams_t;
 
 /* Align one long problem; wide = 1 for 64-bit scores. */

@@ -1,7 +1,12 @@
 /* gpu_long.cu: one long pair on the whole GPU, in memory linear in the lengths.
  *
- * The (padded) matrix is cut into tiles of TR = 32 * NW_LONG_R rows by TC columns. Tiles
- * on one anti-diagonal are independent: one launch per anti-diagonal, one warp per tile.
+ * The (padded) matrix is cut into tiles of TR = 32 * NW_LONG_R rows by TC columns. One
+ * launch covers the whole matrix: each warp takes a tile row (in order, from a counter)
+ * and walks its tiles left to right; before tile (ti, tj) it waits until tile row ti - 1
+ * has finished its tile tj (a progress count per tile row in global memory), so the tile
+ * rows run as a staircase, TC + 31 steps apart, and every warp stays busy until the last
+ * tile row starts. A warp waits only on a tile row taken before its own, by a warp that is
+ * running, so the launch cannot deadlock whatever the number of resident warps.
  * Inside a tile the warp runs the same wavefront as the batch kernel (nw_sweep: R rows a
  * thread, the row above by shuffle). Between tiles, borders live in global memory:
  *   rowbuf[j]  H and F below the last tile done in the tile column of j (top input),
@@ -9,9 +14,10 @@
  *   corner[ti] H[ti*TR][first column - 1] for the next tile of tile row ti (saved by the
  *              tile to its left before rowbuf is overwritten),
  *   rowbest[ti] the running result of tile row ti (max tracking, or the last row).
- * Each tile row holds one tile per anti-diagonal, so these are read and written by one
- * warp per launch. Scores are int32 (nw_l32) or, when the bounds need it, int64.
+ * rowbuf is written by one tile row and read by the next, on other SMs: those reads skip
+ * the L1 cache (nw_ld_cg). Scores are int32 (nw_l32) or, when the bounds need it, int64.
  */
+#include <algorithm>
 #include <stdlib.h>
 #include <string.h>
 #include <vector>
@@ -19,6 +25,20 @@
 #include "gpu_internal.cuh"
 
 #define NW_LONG_WARPS 2 /* tiles (warps) per block */
+#define NW_LONG_PUBLISH 32 /* columns between two publications of a tile row's bottom row:
+			    * fewer publications cost more lag than their fences save (H200) */
+#define NW_LONG_STAIR_ROWS_PER_SM 2 /* the staircase up to this many tile rows an SM */
+
+/* A load of data another SM wrote during this launch: from L2, not a stale L1 line. */
+template <class V>
+NW_HD V nw_ld_cg(const V *p)
+{
+#ifdef __CUDA_ARCH__
+	return __ldcg(p);
+#else
+	return *p;
+#endif
+}
 
 template <class L, int KC>
 struct nw_lthread {
@@ -92,12 +112,23 @@ struct nw_lthread {
 				hin = top(j);
 				fin = hin + neg_oe;
 			} else {
-				hin = rowbuf[2 * j];
-				fin = rowbuf[2 * j + 1];
+				hin = nw_ld_cg(&rowbuf[2 * j]);
+				fin = nw_ld_cg(&rowbuf[2 * j + 1]);
 			}
 			if (j == j1) corner[ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
 		}
-		uint32_t cw = sc.colword(p.rcodes[p.job.rbase + (j - 1) * p.job.rstep], 0);
+		advance(p, j, hin, fin, colword(p, j), hout, fout);
+	}
+
+	NW_HD uint32_t colword(const nw_lparams_t &p, int64_t j) const
+	{
+		return sc.colword(p.rcodes[p.job.rbase + (j - 1) * p.job.rstep], 0);
+	}
+
+	/* Column j (j0 <= j <= j1) with its inputs at hand: the row above (for t == 0, the top
+	 * border or rowbuf) and the column's scorer word. */
+	NW_HD void advance(const nw_lparams_t &p, int64_t j, V hin, V fin, uint32_t cw, V &hout, V &fout)
+	{
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (t == 31) {
 			rowbuf[2 * j] = hout;
@@ -131,8 +162,28 @@ struct nw_lthread {
 	}
 };
 
+/* After a tile's sweep: its right column out, and (max tracking) the warp's best cell
+ * merged into its tile row's. */
+template <class T>
+__device__ void nw_long_tile_end(T &th, const nw_lparams_t &p, int64_t ti, int t)
+{
+	nw_cand c = th.end(p);
+	if (T::TRACK) {
+		for (int off = 16; off > 0; off >>= 1) {
+			nw_cand o;
+			o.v = __shfl_xor_sync(0xffffffffu, c.v, off);
+			o.j = __shfl_xor_sync(0xffffffffu, c.j, off);
+			o.i = __shfl_xor_sync(0xffffffffu, c.i, off);
+			nw_cand_merge(c, o);
+		}
+		if (t == 0) nw_cand_merge(p.rowbest[ti], c);
+	}
+}
+
+/* One anti-diagonal of TR x TC tiles (p.d), a warp a tile: for problems with more tile rows
+ * than the GPU holds warps, where the staircase below would lag by TC + 31 steps a row. */
 template <class L, int KC>
-__global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_kernel(const nw_lparams_t p)
+__global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_diag_kernel(const nw_lparams_t p)
 {
 	typedef nw_lthread<L, KC> T;
 	typedef typename L::V V;
@@ -156,16 +207,85 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_kernel(const nw_lp
 		th.step(p, k, hin, fin, hout, fout);
 	}
 	__syncwarp();
-	nw_cand c = th.end(p);
-	if (T::TRACK) {
-		for (int off = 16; off > 0; off >>= 1) {
-			nw_cand o;
-			o.v = __shfl_xor_sync(0xffffffffu, c.v, off);
-			o.j = __shfl_xor_sync(0xffffffffu, c.j, off);
-			o.i = __shfl_xor_sync(0xffffffffu, c.i, off);
-			nw_cand_merge(c, o);
+	nw_long_tile_end(th, p, ti, t);
+}
+
+/* The whole problem in one launch (problems with fewer tile rows than the GPU holds
+ * warps, such as two sequences of tens of kilobases). A warp takes a tile row (from *counter, in order) and
+ * sweeps all its columns as one tile (TC = n), without restarting the wavefront. Columns
+ * go in groups of 32: at the start of a group the warp loads, one column a lane, the
+ * scorer words and (for thread 0) the row above, from rowbuf once tile row ti - 1 has
+ * published them (done[ti - 1] says how many columns), and hands them out by shuffles,
+ * so no step waits on memory. Thread 31 publishes its bottom row every p.publish columns
+ * (a multiple of 32; done[ti] is the number of columns published): each publication costs
+ * a memory fence, which stalls the warp, while a longer span delays the tile row below. */
+template <class L, int KC>
+__global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lparams_t p, uint32_t *counter,
+									   uint32_t *done)
+{
+	typedef nw_lthread<L, KC> T;
+	typedef typename L::V V;
+	__shared__ int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
+	__shared__ __align__(16) V snaps[32 * NW_LONG_WARPS * NW_SNAP_WORDS(L, NW_LONG_R)];
+	for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = p.table[x];
+	__syncthreads();
+	const int t = threadIdx.x & 31;
+	const int64_t n = p.job.n;
+	const V *rowbuf = (const V *)p.rowbuf;
+	for (;;) {
+		uint32_t ti = 0;
+		if (t == 0) ti = atomicAdd(counter, 1u);
+		ti = __shfl_sync(0xffffffffu, ti, 0);
+		if ((int64_t)ti >= p.nti) return; /* whole warp */
+		p.d = ti; /* tile column 0: the whole row */
+		T th;
+		th.init(p, tab, ti, t, snaps + threadIdx.x * NW_SNAP_WORDS(L, NW_LONG_R));
+		__syncwarp();
+		V hout = 0, fout = 0, gh = 0, gf = 0;
+		uint32_t cw_cur = 0, cw_prev = 0;
+		int64_t B = 1;     /* first column of the group thread 0 is in */
+		int64_t avail = 0; /* columns of tile row ti - 1 known to be published (thread 0) */
+		for (int64_t k = 0; k < n + 31; k++) {
+			if ((k & 31) == 0) { /* thread 0 enters a new group: columns B .. B + 31 */
+				B = k + 1;
+				const int64_t col = B + t;
+				if (B <= n && ti > 0) {
+					const int64_t last = B + 31 < n ? B + 31 : n;
+					if (t == 0 && avail < last) {
+						const volatile uint32_t *above = done + ti - 1;
+						while ((avail = (int64_t)*above) < last) __nanosleep(32);
+						__threadfence();
+					}
+					__syncwarp();
+				}
+				cw_prev = cw_cur;
+				if (col <= n) {
+					cw_cur = th.colword(p, col);
+					if (ti == 0) {
+						gh = th.top(col);
+						gf = gh + th.neg_oe;
+					} else {
+						gh = nw_ld_cg(&rowbuf[2 * col]);
+						gf = nw_ld_cg(&rowbuf[2 * col + 1]);
+					}
+				}
+			}
+			V hin = __shfl_up_sync(0xffffffffu, hout, 1);
+			V fin = __shfl_up_sync(0xffffffffu, fout, 1);
+			const V h0 = __shfl_sync(0xffffffffu, gh, (int)(k & 31));
+			const V f0 = __shfl_sync(0xffffffffu, gf, (int)(k & 31));
+			const int64_t j = k + 1 - t, x = j - B; /* my column, and where its word is */
+			const uint32_t wa = __shfl_sync(0xffffffffu, cw_cur, (int)(x & 31));
+			const uint32_t wb = __shfl_sync(0xffffffffu, cw_prev, (int)((x + 32) & 31));
+			if (t == 0) hin = h0, fin = f0;
+			if (j >= 1 && j <= n) th.advance(p, j, hin, fin, x >= 0 ? wa : wb, hout, fout);
+			if (t == 31 && j >= 1 && (j % p.publish == 0 || j == n)) { /* my bottom row so far */
+				__threadfence();
+				atomicExch(done + ti, (uint32_t)j);
+			}
 		}
-		if (t == 0) nw_cand_merge(p.rowbest[ti], c);
+		__syncwarp();
+		nw_long_tile_end(th, p, ti, t);
 	}
 }
 
@@ -212,23 +332,36 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out)
 {
 	typedef typename L::V V;
 	size_t nrow = 2 * ((size_t)p->job.n + 1), ncol = 2 * ((size_t)p->Mp + 1), ncor = (size_t)p->nti;
-	size_t bytes = (size_t)p->nti * sizeof(nw_cand) + (nrow + ncol + ncor) * sizeof(V);
+	size_t nflag = (size_t)p->nti + 1; /* done[nti], then the tile-row counter */
+	size_t bytes = (size_t)p->nti * sizeof(nw_cand) + (nrow + ncol + ncor) * sizeof(V) + 4 * nflag + 16;
 	NW_TRY(nw_dbuf_reserve(g, &g->lbuf, bytes));
 	char *base = (char *)g->lbuf.p;
 	p->rowbest = (nw_cand *)base;
 	p->rowbuf = base + (size_t)p->nti * sizeof(nw_cand);
 	p->colbuf = (V *)p->rowbuf + nrow;
 	p->corner = (V *)p->colbuf + ncol;
+	uint32_t *done = (uint32_t *)(((uintptr_t)((V *)p->corner + ncor) + 15) & ~(uintptr_t)15);
 	std::vector<nw_cand> rb;
 	nw_long_rowbest_init(p, rb);
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(p->rowbest, rb.data(), rb.size() * sizeof(nw_cand),
 					 cudaMemcpyHostToDevice, g->stream));
-	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
-		int64_t lo = d - (p->ntj - 1) > 0 ? d - (p->ntj - 1) : 0;
-		int64_t hi = d < p->nti - 1 ? d : p->nti - 1;
-		int64_t blocks = (hi - lo + 1 + NW_LONG_WARPS - 1) / NW_LONG_WARPS;
-		p->d = d;
-		nw_long_kernel<L, KC><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p);
+	if (p->ntj > 1) { /* anti-diagonals of tiles, a launch each */
+		for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
+			int64_t lo = d - (p->ntj - 1) > 0 ? d - (p->ntj - 1) : 0;
+			int64_t hi = d < p->nti - 1 ? d : p->nti - 1;
+			int64_t blocks = (hi - lo + 1 + NW_LONG_WARPS - 1) / NW_LONG_WARPS;
+			p->d = d;
+			nw_long_diag_kernel<L, KC><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p);
+			NW_LAUNCH_CHECK(g);
+		}
+	} else { /* the staircase: as many warps as can be resident, at most one a tile row */
+		NW_CUDA_CHECK(g, cudaMemsetAsync(done, 0, 4 * nflag, g->stream));
+		int per_sm = 0;
+		NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_long_rows_kernel<L, KC>,
+										 32 * NW_LONG_WARPS, 0));
+		int64_t blocks = std::min<int64_t>((p->nti + NW_LONG_WARPS - 1) / NW_LONG_WARPS,
+						   (int64_t)std::max(per_sm, 1) * g->n_sm);
+		nw_long_rows_kernel<L, KC><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p, done + p->nti, done);
 		NW_LAUNCH_CHECK(g);
 	}
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(rb.data(), p->rowbest, rb.size() * sizeof(nw_cand),
@@ -320,8 +453,14 @@ int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const u
 		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out)
 {
 	nw_lparams_t p;
-	/* Square tiles keep the number of anti-diagonals (launches) low for square pairs. */
-	nw_long_params(job, NW_LONG_TR, qcodes, rcodes, dtable, kind, O, E, &p);
+	/* Few tile rows (two sequences of tens of kilobases): the staircase, a tile a row. Many
+	 * (megabases): square tiles by anti-diagonals, whose launches keep every SM busy
+	 * without the staircase's lag of 63 steps a tile row (measured on an H200: 40 kb x
+	 * 40 kb 16 ms against 28 ms; 1 Mb x 1 Mb 1.4 s against 1.1 s). */
+	const int64_t nti = (job->m + NW_LONG_TR - 1) / NW_LONG_TR;
+	const bool stair = nti <= NW_LONG_STAIR_ROWS_PER_SM * (int64_t)g->n_sm;
+	nw_long_params(job, stair ? (int32_t)job->n : NW_LONG_TR, qcodes, rcodes, dtable, kind, O, E, &p);
+	p.publish = NW_LONG_PUBLISH;
 	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
 	case 0: return nw_long_go<nw_l32, 0>(g, &p, out);
 	case 1: return nw_long_go<nw_l32, 1>(g, &p, out);
