@@ -11,7 +11,8 @@
  *  - 16-bit overflow: local pairs whose score passes 32767 (redone in 32 bits), global
  *    pairs whose gap costs do not fit 16 bits;
  *  - the long-pair kernel: pairs past its threshold, and medium pairs sent to it through
- *    the NW_GPU_LONG_MIN hook, in 32 and (NW_GPU_WIDE) 64 bits;
+ *    the NW_GPU_LONG_MIN hook, in 32 and (NW_GPU_WIDE) 64 bits, as a staircase and
+ *    (NW_GPU_LONG_DIAG) by anti-diagonals;
  *  - real data from $top_srcdir/../shared/data (or NW_DATA_DIR): lambda segments against
  *    mutated reads, globins and MMseqs2 proteins all against all.
  * NW_GPU_DIFF_QUICK=1 shrinks the sets (for compute-sanitizer).
@@ -345,14 +346,16 @@ static void big_sets(scoring_t *S, nw_mode_t mode)
 	set_free(&s);
 }
 
-/* Medium pairs through the long kernel (NW_GPU_LONG_MIN), 32 and 64 bits. */
+/* Medium pairs through the long kernel (NW_GPU_LONG_MIN), 32 and 64 bits, by its staircase
+ * and (NW_GPU_LONG_DIAG) by anti-diagonals. */
 static void long_hook_sets(scoring_t *S, nw_mode_t mode)
 {
 	enum { CAP = 4000 };
 	static uint8_t a[CAP], b[CAP];
 	nw_align_params_t p = {mode, &S->sc, 0, 0};
 	char label[160];
-	for (int wide = 0; wide < 2; wide++) {
+	for (int variant = 0; variant < 4; variant++) {
+		const int wide = variant & 1, diag = variant >> 1;
 		set_t s;
 		set_init(&s, S->sc.alphabet);
 		for (int i = 0; i < (quick ? 3 : 12); i++)
@@ -360,10 +363,13 @@ static void long_hook_sets(scoring_t *S, nw_mode_t mode)
 				 S->kinds[i & 1], a, b, CAP);
 		setenv("NW_GPU_LONG_MIN", "2", 1);
 		setenv("NW_GPU_WIDE", wide ? "1" : "0", 1);
-		snprintf(label, sizeof label, "long kernel%s %s %s", wide ? " 64-bit" : "", S->name, mode_name(mode));
+		setenv("NW_GPU_LONG_DIAG", diag ? "1" : "0", 1);
+		snprintf(label, sizeof label, "long kernel%s%s %s %s", wide ? " 64-bit" : "", diag ? " anti-diagonals" : "",
+			 S->name, mode_name(mode));
 		run_set(label, &s, &p);
 		unsetenv("NW_GPU_LONG_MIN");
 		unsetenv("NW_GPU_WIDE");
+		unsetenv("NW_GPU_LONG_DIAG");
 		set_free(&s);
 	}
 }

@@ -26,7 +26,8 @@
 #define NW_LONG_BATCHED_PER_SM 4            /* this many long problems an SM: batch kernel */
 
 /* Test hooks (environment): NW_GPU_LONG_MIN=k sends every problem with both sides >= k
- * to the long kernel; NW_GPU_WIDE=1 runs the long kernel in 64 bits; NW_GPU_TIMING=1
+ * to the long kernel; NW_GPU_WIDE=1 runs the long kernel in 64 bits (NW_GPU_LONG_DIAG=1: by
+ * anti-diagonals even where it would take the staircase); NW_GPU_TIMING=1
  * prints the GPU time of each pass to stderr; NW_GPU_PROF=0 never uses the profile scorer,
  * =2 uses it for every table-scored forward pass (even one query a problem). */
 static int64_t nw_env_long_min(void)

@@ -458,7 +458,8 @@ int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const u
 	 * without the staircase's lag of 63 steps a tile row (measured on an H200: 40 kb x
 	 * 40 kb 16 ms against 28 ms; 1 Mb x 1 Mb 1.4 s against 1.1 s). */
 	const int64_t nti = (job->m + NW_LONG_TR - 1) / NW_LONG_TR;
-	const bool stair = nti <= NW_LONG_STAIR_ROWS_PER_SM * (int64_t)g->n_sm;
+	const char *ed = getenv("NW_GPU_LONG_DIAG"); /* tests: anti-diagonals whatever the size */
+	const bool stair = nti <= NW_LONG_STAIR_ROWS_PER_SM * (int64_t)g->n_sm && !(ed && *ed == '1');
 	nw_long_params(job, stair ? (int32_t)job->n : NW_LONG_TR, qcodes, rcodes, dtable, kind, O, E, &p);
 	p.publish = NW_LONG_PUBLISH;
 	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
