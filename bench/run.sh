@@ -96,7 +96,11 @@ run_peer() {
 	local name=$1 tool=$2 cells=$3 t0 t1 wall gw
 	shift 3
 	t0=$(now)
-	"$@" >"$OUTDIR/$name.$tool.out" 2>"$OUTDIR/$name.$tool.err" 0<&-
+	if ! "$@" >"$OUTDIR/$name.$tool.out" 2>"$OUTDIR/$name.$tool.err" 0<&-; then
+		echo "$name $tool: failed, left out: $(grep -v '^$' "$OUTDIR/$name.$tool.err" | head -n 1)" >&2
+		printf '%-10s %-9s %14s %9s %9s %10s %10s %12s\n' "$name" "$tool" "$cells" failed - - - - >>"$TABLE"
+		return 0
+	fi
 	t1=$(now)
 	wall=$(elapsed "$t0" "$t1")
 	gw=$(awk -v c="$cells" -v t="$wall" 'BEGIN {printf "%.1f", c / t / 1e9}')
@@ -139,8 +143,8 @@ if [[ $WHICH == *B* ]]; then
 		gzip -cd "$DATA/pairs20k_query150.fa.gz" | awk '/^>/ {k++} k <= 300' >"$IN/Bs_q.fa"
 		gzip -cd "$DATA/pairs20k_target241.fa.gz" | awk '/^>/ {k++} k <= 300' >"$IN/Bs_t.fa"
 		run_peer B-cigar parasail "$(cells_all "$IN/Bs_q.fa" "$IN/Bs_t.fa")" parasail_aligner -x \
-			-a sw_trace_striped_16 -d -M 2 -X 4 -o 6 -e 2 -t "$THREADS" -f "$IN/Bs_t.fa" \
-			-q "$IN/Bs_q.fa" -g "$OUTDIR/B-cigar.parasail.csv"
+			-a sw_trace_striped_16 -d -M 2 -X 4 -o 6 -e 2 -t "$THREADS" -O SSW -f "$IN/Bs_t.fa" \
+			-q "$IN/Bs_q.fa" -g "$OUTDIR/B-cigar.parasail.ssw"
 	fi
 fi
 
