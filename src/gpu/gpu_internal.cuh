@@ -226,7 +226,6 @@ typedef struct {
 	void *rowbuf, *colbuf, *corner;  /* V-typed border buffers (see gpu_long.cu) */
 	nw_cand *rowbest;                /* [nti] running best of each tile row */
 	int64_t d;                       /* anti-diagonal of the tile at hand (ti + tj) */
-	int64_t publish;                 /* columns between publications of a bottom row */
 } nw_lparams_t;
 
 /* Align one long problem; wide = 1 for 64-bit scores. */

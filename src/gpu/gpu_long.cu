@@ -14,8 +14,8 @@
  *   corner[ti] H[ti*TR][first column - 1] for the next tile of tile row ti (saved by the
  *              tile to its left before rowbuf is overwritten),
  *   rowbest[ti] the running result of tile row ti (max tracking, or the last row).
- * rowbuf is written by one tile row and read by the next, on other SMs: those reads skip
- * the L1 cache (nw_ld_cg). Scores are int32 (nw_l32) or, when the bounds need it, int64.
+ * In the staircase, rowbuf is written by one tile row and read by the next during the same
+ * launch, on other SMs: those reads skip the L1 cache (nw_ld_cg). Scores are int32 (nw_l32) or, when the bounds need it, int64.
  */
 #include <algorithm>
 #include <stdlib.h>
@@ -25,8 +25,9 @@
 #include "gpu_internal.cuh"
 
 #define NW_LONG_WARPS 2 /* tiles (warps) per block */
-#define NW_LONG_PUBLISH 32 /* columns between two publications of a tile row's bottom row:
-			    * fewer publications cost more lag than their fences save (H200) */
+#define NW_LONG_PUBLISH 32 /* columns between two publications of a tile row's bottom row
+			    * (a power of two): fewer publications cost more lag than their
+			    * fences save (H200) */
 #define NW_LONG_STAIR_ROWS_PER_SM 2 /* the staircase up to this many tile rows an SM */
 
 /* A load of data another SM wrote during this launch: from L2, not a stale L1 line. */
@@ -112,8 +113,8 @@ struct nw_lthread {
 				hin = top(j);
 				fin = hin + neg_oe;
 			} else {
-				hin = nw_ld_cg(&rowbuf[2 * j]);
-				fin = nw_ld_cg(&rowbuf[2 * j + 1]);
+				hin = rowbuf[2 * j]; /* written by an earlier launch */
+				fin = rowbuf[2 * j + 1];
 			}
 			if (j == j1) corner[ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
 		}
@@ -216,9 +217,9 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_diag_kernel(const 
  * go in groups of 32: at the start of a group the warp loads, one column a lane, the
  * scorer words and (for thread 0) the row above, from rowbuf once tile row ti - 1 has
  * published them (done[ti - 1] says how many columns), and hands them out by shuffles,
- * so no step waits on memory. Thread 31 publishes its bottom row every p.publish columns
- * (a multiple of 32; done[ti] is the number of columns published): each publication costs
- * a memory fence, which stalls the warp, while a longer span delays the tile row below. */
+ * so no step waits on memory. Thread 31 publishes its bottom row every NW_LONG_PUBLISH
+ * columns (done[ti] is the number of columns published): each publication costs a memory
+ * fence, which stalls the warp, while a longer span delays the tile row below. */
 template <class L, int KC>
 __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lparams_t p, uint32_t *counter,
 									   uint32_t *done)
@@ -279,7 +280,7 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lpa
 			const uint32_t wb = __shfl_sync(0xffffffffu, cw_prev, (int)((x + 32) & 31));
 			if (t == 0) hin = h0, fin = f0;
 			if (j >= 1 && j <= n) th.advance(p, j, hin, fin, x >= 0 ? wa : wb, hout, fout);
-			if (t == 31 && j >= 1 && (j % p.publish == 0 || j == n)) { /* my bottom row so far */
+			if (t == 31 && j >= 1 && ((j & (NW_LONG_PUBLISH - 1)) == 0 || j == n)) { /* my bottom row so far */
 				__threadfence();
 				atomicExch(done + ti, (uint32_t)j);
 			}
@@ -461,7 +462,6 @@ int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const u
 	const char *ed = getenv("NW_GPU_LONG_DIAG"); /* tests: anti-diagonals whatever the size */
 	const bool stair = nti <= NW_LONG_STAIR_ROWS_PER_SM * (int64_t)g->n_sm && !(ed && *ed == '1');
 	nw_long_params(job, stair ? (int32_t)job->n : NW_LONG_TR, qcodes, rcodes, dtable, kind, O, E, &p);
-	p.publish = NW_LONG_PUBLISH;
 	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
 	case 0: return nw_long_go<nw_l32, 0>(g, &p, out);
 	case 1: return nw_long_go<nw_l32, 1>(g, &p, out);
