@@ -23,7 +23,14 @@ bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t ta
 	const int64_t maxs = sc->max_score > 0 ? sc->max_score : 0;
 	const int64_t mins = sc->min_score < 0 ? sc->min_score : 0, pad = -(O + E + 1);
 	const int64_t low = std::min(mins, pad);
-	int64_t lo = kind == NW_DP_LOCAL ? -(O + 2 * E) + low : -(3 * O + (Mp + N + 2) * E) + low;
+	/* Lowest value of any cell, E or F (pad columns may go lower and wrap, harmlessly: they
+	 * never flow into real columns and no result reads them). Local: the floor at 0.
+	 * Forward semiglobal: row 0 is free, so H[i][j] >= -(O + i*E), a vertical gap down from
+	 * (0, j); E, F and the diagonal sum sit at most O + 2E or a score below. Otherwise a path
+	 * of gaps only bounds it. */
+	int64_t lo = kind == NW_DP_LOCAL  ? -(O + 2 * E) + low
+		   : kind == NW_DP_SEMI   ? -(2 * O + (Mp + 2) * E) + low
+					  : -(3 * O + (Mp + N + 2) * E) + low;
 	if (lo < -lim + slack) return false;
 	if (kind == NW_DP_LOCAL) return bits == 16 || maxs * std::min(Mp, N) + maxs <= lim - slack;
 	if (kind == NW_DP_REV_LOCAL) return target + maxs <= lim - slack;
