@@ -123,6 +123,9 @@ typedef struct {
 	int64_t first_record;        /* 0-based record number (in its file) of sequence 0 */
 	uint64_t total_residues;
 	uint32_t max_len;
+	uint64_t stamp;              /* unique to these contents: every change made through the
+				      * functions below gives a new one, so that an engine can
+				      * tell a batch it already holds without comparing it */
 } nw_batch_t;
 
 void nw_batch_init(nw_batch_t *b, nw_alphabet_t a);

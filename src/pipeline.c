@@ -400,23 +400,78 @@ static int setup_scoring(run_t *run, char *err, size_t errlen)
 	return nw_scoring_matrix(&run->sc, "blosum62", NW_ALPHA_PROTEIN, go, ge, err, errlen);
 }
 
-static int setup_backend(run_t *run, char *err, size_t errlen)
+/* The GPU is opened on a thread of its own while the inputs are read: starting the CUDA
+ * driver and a context takes a few tenths of a second, as long as reading a batch. */
+typedef struct {
+	const nw_opt_t *opt;
+	pthread_t tid;
+	int started;
+	int ret;             /* 0: run->gpu set or the CPU engine chosen; < 0: err says why */
+	nw_gpu_t *gpu;
+	char err[256];
+} gpu_opener_t;
+
+static void *open_gpu(void *arg)
 {
-	const nw_opt_t *opt = run->opt;
-	if (opt->backend == NW_BACKEND_CPU)
-		return 0;
-	if (opt->backend == NW_BACKEND_AUTO && (!nw_gpu_built() || nw_gpu_device_count() <= opt->device))
-		return 0;
-	if (opt->backend == NW_BACKEND_GPU && nw_gpu_built() && nw_gpu_device_count() == 0) {
-		snprintf(err, errlen, "--backend gpu: no CUDA device found");
+	gpu_opener_t *o = arg;
+	const nw_opt_t *opt = o->opt;
+	int count = nw_gpu_device_count();
+	o->ret = 0;
+	if (opt->backend == NW_BACKEND_AUTO && count <= opt->device)
+		return NULL;
+	if (opt->backend == NW_BACKEND_GPU && count == 0) {
+		snprintf(o->err, sizeof o->err, "--backend gpu: no CUDA device found");
+		o->ret = NW_ERR_GPU;
+		return NULL;
+	}
+	if (!(o->gpu = nw_gpu_open(opt->device, o->err, sizeof o->err)))
+		o->ret = NW_ERR_GPU;
+	return NULL;
+}
+
+static void gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt)
+{
+	memset(o, 0, sizeof *o);
+	o->opt = opt;
+	if (opt->backend == NW_BACKEND_CPU || !nw_gpu_built())
+		return;
+	if (pthread_create(&o->tid, NULL, open_gpu, o) == 0)
+		o->started = 1;
+	else
+		open_gpu(o); /* no thread: open it here */
+}
+
+/* The engine: the GPU the opener found, or the CPU. */
+static int setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
+{
+	if (o->started) {
+		pthread_join(o->tid, NULL);
+		o->started = 0;
+	}
+	if (o->ret < 0) {
+		snprintf(err, errlen, "%s", o->err);
+		return o->ret;
+	}
+	if (run->opt->backend == NW_BACKEND_GPU && !nw_gpu_built()) { /* the stub's message */
+		run->gpu = nw_gpu_open(run->opt->device, err, errlen);
 		return NW_ERR_GPU;
 	}
-	run->gpu = nw_gpu_open(opt->device, err, errlen);
-	if (!run->gpu)
-		return NW_ERR_GPU;
-	if (nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
+	run->gpu = o->gpu;
+	o->gpu = NULL;
+	if (run->gpu && nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
 		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu);
 	return 0;
+}
+
+/* An opener not joined (an error came first): wait for it and close what it opened. */
+static void gpu_opener_finish(gpu_opener_t *o)
+{
+	if (o->started)
+		pthread_join(o->tid, NULL);
+	o->started = 0;
+	if (o->gpu)
+		nw_gpu_close(o->gpu);
+	o->gpu = NULL;
 }
 
 /* Names and lengths of every reference, for the SAM header. In zip mode this reads the
@@ -538,12 +593,14 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	nw_feeder_t feeder;
 	int feeder_ready = 0;
 	nw_ref_list_t refs = {0};
+	gpu_opener_t opener;
 	int ret, zip = opt->pairing == NW_PAIRS_ZIP;
 	int64_t nq = 0, nr = 0;
 
 	nw_batch_init(&rb, NW_ALPHA_AUTO);
 	nw_batch_init(&sam_refs, NW_ALPHA_AUTO);
 	run.t0 = now();
+	gpu_opener_start(&opener, opt);
 	ret = NW_ERR_IO;
 	if (!(rr = nw_reader_open(opt->ref_path, err, errlen)) ||
 	    !(qr = nw_reader_open(opt->query_path, err, errlen)))
@@ -555,7 +612,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		goto out;
 	}
 	choose_alphabet(&run, qr, rr);
-	if ((ret = setup_scoring(&run, err, errlen)) < 0 || (ret = setup_backend(&run, err, errlen)) < 0)
+	if ((ret = setup_scoring(&run, err, errlen)) < 0 ||
+	    (ret = setup_backend(&run, &opener, err, errlen)) < 0)
 		goto out;
 	run.params.mode = opt->mode;
 	run.params.sc = &run.sc;
@@ -627,6 +685,7 @@ out:
 	nw_batch_free(&sam_refs);
 	nw_reader_close(qr);
 	nw_reader_close(rr);
+	gpu_opener_finish(&opener);
 	if (run.gpu)
 		nw_gpu_close(run.gpu);
 	return ret;

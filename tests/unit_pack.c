@@ -473,6 +473,32 @@ static void test_real_data(void)
 	}
 }
 
+/* Stamps: every change gives a batch a stamp no batch had before (the GPU engine trusts
+ * them to skip re-uploading a batch it holds). */
+static void test_stamps(void)
+{
+	static const uint8_t acgt[] = {0, 1, 2, 3};
+	nw_batch_t a, b, rc;
+	nw_batch_init(&a, NW_ALPHA_DNA);
+	nw_batch_init(&b, NW_ALPHA_DNA);
+	nw_batch_init(&rc, NW_ALPHA_DNA);
+	CHECK(a.stamp != 0 && a.stamp != b.stamp, "fresh batches: %llu %llu", (unsigned long long)a.stamp,
+	      (unsigned long long)b.stamp);
+	uint64_t s0 = a.stamp;
+	CHECK(nw_batch_push(&a, "x", acgt, 4, NULL) == 0 && a.stamp != s0, "push restamps");
+	uint64_t s1 = a.stamp;
+	CHECK(nw_batch_push(&a, "y", acgt, 3, NULL) == 0 && a.stamp != s1, "second push restamps");
+	uint64_t s2 = a.stamp;
+	nw_batch_t copy = a; /* moving a batch keeps its stamp: same contents */
+	CHECK(copy.stamp == s2, "a struct copy keeps the stamp");
+	CHECK(nw_batch_revcomp(&a, &rc) == 0 && rc.stamp != s2 && rc.stamp != b.stamp, "revcomp stamps anew");
+	nw_batch_clear(&a);
+	CHECK(a.stamp != s2 && a.stamp != s1 && a.stamp != s0, "clear restamps");
+	nw_batch_free(&a);
+	nw_batch_free(&b);
+	nw_batch_free(&rc);
+}
+
 int main(void)
 {
 	int i;
@@ -481,6 +507,7 @@ int main(void)
 	test_codes();
 	test_guess();
 	test_pack();
+	test_stamps();
 	test_reader_formats();
 	test_reader_errors();
 	test_real_data();

@@ -79,6 +79,7 @@ typedef struct {
 	nw_hbuf_t copy;        /* pinned: the same bytes, as last uploaded */
 	int64_t *hboff;        /* host: first code of sequence i (points into copy) */
 	int64_t n, n_words;    /* of the batch held; n < 0: none */
+	uint64_t stamp;        /* its nw_batch_t stamp */
 	uint64_t used;         /* last use (the least recently used slot is replaced) */
 } nw_dseqs_t;
 #define NW_SEQ_SLOTS 3 /* queries, their reverse complements, references */

@@ -12,14 +12,24 @@
 
 #include "nwalign.h"
 
+/* Stamps are never reused, across batches and threads. */
+static uint64_t next_stamp;
+
+static void restamp(nw_batch_t *b)
+{
+	b->stamp = __atomic_add_fetch(&next_stamp, 1, __ATOMIC_RELAXED);
+}
+
 void nw_batch_init(nw_batch_t *b, nw_alphabet_t a)
 {
 	memset(b, 0, sizeof(*b));
 	b->alphabet = a;
+	restamp(b);
 }
 
 void nw_batch_clear(nw_batch_t *b)
 {
+	restamp(b);
 	b->n = 0;
 	b->n_words = 0;
 	b->names_len = 0;
@@ -143,6 +153,7 @@ int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_
 
 	if (bits == 0)
 		return NW_ERR_INTERNAL; /* a code outside the alphabet: the caller's bug */
+	restamp(b);
 	/* Reserve everything first so that a failed allocation leaves the batch as it was
 	 * (arena bytes past *_len are never looked at). */
 	if (grow_seqs(b) < 0 || grow((void **)&b->words, &b->cap_words, b->n_words + nw, 4) < 0)
