@@ -276,7 +276,8 @@ typedef struct {
 	nw_pairing_t pairing;
 	nw_mode_t mode;
 	nw_alphabet_t alphabet;
-	int match, mismatch;          /* DNA scoring when no matrix is named */
+	int match, mismatch;          /* DNA scoring when no matrix is named (NW_OPT_UNSET: the
+				       * defaults, like gap_open and gap_extend) */
 	const char *matrix;           /* NULL: blosum62 for protein, match/mismatch for DNA */
 	int gap_open, gap_extend;     /* -1: the alphabet's default (DNA 4/2, protein 11/1) */
 	nw_format_t format;
@@ -295,6 +296,9 @@ typedef struct {
 	int exact;                    /* long spans: exact paths (divide and conquer), not GACT */
 	const char *command_line;     /* for SAM @PG CL */
 } nw_opt_t;
+
+/* An integer option that was not given (a value no user can type in range). */
+#define NW_OPT_UNSET INT32_MIN
 
 void nw_opt_init(nw_opt_t *opt);
 /* Check values and combinations; fills err with a one-line message on error. */

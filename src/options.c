@@ -13,10 +13,10 @@ void nw_opt_init(nw_opt_t *opt)
 	opt->pairing = NW_PAIRS_ALL;
 	opt->mode = NW_MODE_GLOBAL;
 	opt->alphabet = NW_ALPHA_AUTO;
-	opt->match = -1;      /* -1: not given; DNA default 2 */
-	opt->mismatch = -1;   /* -1: not given; DNA default 4 */
-	opt->gap_open = -1;   /* -1: the alphabet's default */
-	opt->gap_extend = -1;
+	opt->match = NW_OPT_UNSET;      /* DNA default 2 */
+	opt->mismatch = NW_OPT_UNSET;   /* DNA default 4 */
+	opt->gap_open = NW_OPT_UNSET;   /* the alphabet's default */
+	opt->gap_extend = NW_OPT_UNSET;
 	opt->format = NW_FMT_TSV;
 	opt->header = 1;
 	opt->threads = ncpu > 0 ? (int)(ncpu < 256 ? ncpu : 256) : 1;
@@ -65,21 +65,21 @@ int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen)
 		snprintf(err, errlen, "--device must be 0 or more (got %d)", opt->device);
 		return NW_ERR_USAGE;
 	}
-	if ((opt->match != -1 && (opt->match < 0 || opt->match > 1000)) ||
-	    (opt->mismatch != -1 && (opt->mismatch < 0 || opt->mismatch > 1000))) {
+	if ((opt->match != NW_OPT_UNSET && (opt->match < 0 || opt->match > 1000)) ||
+	    (opt->mismatch != NW_OPT_UNSET && (opt->mismatch < 0 || opt->mismatch > 1000))) {
 		snprintf(err, errlen, "--match and --mismatch must be between 0 and 1000 (the mismatch is a positive penalty)");
 		return NW_ERR_USAGE;
 	}
-	if (opt->gap_open != -1 && (opt->gap_open < 0 || opt->gap_open > 1000)) {
+	if (opt->gap_open != NW_OPT_UNSET && (opt->gap_open < 0 || opt->gap_open > 1000)) {
 		snprintf(err, errlen, "--gap-open must be between 0 and 1000 (got %d)", opt->gap_open);
 		return NW_ERR_USAGE;
 	}
-	if (opt->gap_extend != -1 && (opt->gap_extend < 1 || opt->gap_extend > 1000)) {
+	if (opt->gap_extend != NW_OPT_UNSET && (opt->gap_extend < 1 || opt->gap_extend > 1000)) {
 		snprintf(err, errlen, "--gap-extend must be between 1 and 1000 (got %d)",
 			 opt->gap_extend);
 		return NW_ERR_USAGE;
 	}
-	if (opt->matrix && (opt->match != -1 || opt->mismatch != -1)) {
+	if (opt->matrix && (opt->match != NW_OPT_UNSET || opt->mismatch != NW_OPT_UNSET)) {
 		snprintf(err, errlen, "--matrix and --match/--mismatch cannot be combined");
 		return NW_ERR_USAGE;
 	}
@@ -108,7 +108,7 @@ int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen)
 		snprintf(err, errlen, "--strand both needs DNA; protein has one strand");
 		return NW_ERR_USAGE;
 	}
-	if (opt->alphabet == NW_ALPHA_PROTEIN && (opt->match != -1 || opt->mismatch != -1)) {
+	if (opt->alphabet == NW_ALPHA_PROTEIN && (opt->match != NW_OPT_UNSET || opt->mismatch != NW_OPT_UNSET)) {
 		snprintf(err, errlen, "--match/--mismatch score DNA; protein is scored by --matrix");
 		return NW_ERR_USAGE;
 	}

@@ -63,6 +63,10 @@ expect "tile too large" 1 "--tile must be between 16 and 4096" -q "$q" -r "$r" -
 expect "negative tile" 1 "--tile must not be negative" -q "$q" -r "$r" -c --tile -1
 expect "non-numeric overlap" 1 "--overlap needs an integer, not 'x'" -q "$q" -r "$r" -c --overlap x
 expect "negative overlap" 1 "--overlap must not be negative" -q "$q" -r "$r" -c --overlap -4
+expect "gap open -1 (not the default)" 1 "--gap-open must be between 0 and 1000" -q "$q" -r "$r" --gap-open -1
+expect "gap extend -1" 1 "--gap-extend must be between 1 and 1000" -q "$q" -r "$r" --gap-extend -1
+expect "match -1" 1 "--match and --mismatch must be between" -q "$q" -r "$r" --match -1
+expect "mismatch -1" 1 "--match and --mismatch must be between" -q "$q" -r "$r" --mismatch -1
 expect "overlap above the default tile" 1 "--overlap must be between 0 and 312, the tile size 320 minus 8 \(got 313\)" -q "$q" -r "$r" -c --overlap 313
 expect "overlap too close to the tile" 1 "--overlap must be between 0 and 56" -q "$q" -r "$r" -f sam --tile 64 --overlap 60
 expect "tile without a value" 1 "--tile needs a value" -q "$q" -r "$r" -c --tile
