@@ -77,22 +77,20 @@ __global__ void nw_path_trace_kernel(nw_pparams p)
 template <int R>
 static void nw_path_emulate_job(const nw_pparams &p, int64_t id)
 {
-	{
-		nw_pthread<R> th[32];
-		for (int t = 0; t < 32; t++) th[t].init(p, id, t);
-		for (int32_t s = 0; s <= th[0].last_s; s++) {
-			int32_t hc[32] = {0}, fc[32] = {0};
-			for (int t = 0; t < 32; t++) th[t].begin(p, s);
-			const int64_t steps = (int64_t)th[0].jb.n + NW_PATH_LAG;
-			for (int64_t k = 0; k < steps; k++) {
-				int32_t hin[32], fin[32];
-				for (int t = 0; t < 32; t++) {
-					hin[t] = t ? hc[t - 1] : hc[31];
-					fin[t] = t ? fc[t - 1] : fc[31];
-				}
-				th[0].top(p, k, hin[0], fin[0]);
-				for (int t = 0; t < 32; t++) th[t].step(p, k, hin[t], fin[t], hc[t], fc[t]);
+	nw_pthread<R> th[32];
+	for (int t = 0; t < 32; t++) th[t].init(p, id, t);
+	for (int32_t s = 0; s <= th[0].last_s; s++) {
+		int32_t hc[32] = {0}, fc[32] = {0};
+		for (int t = 0; t < 32; t++) th[t].begin(p, s);
+		const int64_t steps = (int64_t)th[0].jb.n + NW_PATH_LAG;
+		for (int64_t k = 0; k < steps; k++) {
+			int32_t hin[32], fin[32];
+			for (int t = 0; t < 32; t++) { /* the shuffle: thread t - 1's last outputs */
+				hin[t] = t ? hc[t - 1] : hc[31];
+				fin[t] = t ? fc[t - 1] : fc[31];
 			}
+			th[0].top(p, k, hin[0], fin[0]);
+			for (int t = 0; t < 32; t++) th[t].step(p, k, hin[t], fin[t], hc[t], fc[t]);
 		}
 	}
 }
