@@ -126,21 +126,8 @@ grep -q '	-	' "$tmp/both.tsv" && ok || bad "--strand both found no reverse-stran
 
 # Long pairs: a span above 2^22 cells takes a GACT path (heuristic) unless --exact. A
 # 2,400 bp reference (random, from a fixed seed) and a read made from 2,200 bp of it with
-# ~6% edits, plus the read's reverse complement.
-awk 'BEGIN {
-	s = 12345
-	for (i = 0; i < 2400; i++) { s = (s * 1103515245 + 12345) % 2147483648; r = r substr("ACGT", int(s / 65536) % 4 + 1, 1) }
-	print ">long_ref"; print r
-	q = ""
-	for (i = 101; i <= 2300; i++) {
-		s = (s * 1103515245 + 12345) % 2147483648; x = int(s / 65536) % 100
-		b = substr(r, i, 1)
-		if (x < 2) continue
-		if (x < 4) q = q substr("ACGT", int(s / 256) % 4 + 1, 1)
-		q = q (x < 6 ? substr("ACGT", int(s / 16) % 4 + 1, 1) : b)
-	}
-	print ">long_read" > "/dev/stderr"; print q > "/dev/stderr"
-}' >"$tmp/long_ref.fa" 2>"$tmp/long_read.fa"
+# ~6% edits (tests/long_pair.awk), plus the read's reverse complement.
+awk -f "$top/tests/long_pair.awk" >"$tmp/long_ref.fa" 2>"$tmp/long_read.fa"
 revcomp_fa() {
 	awk 'BEGIN {c["A"] = "T"; c["C"] = "G"; c["G"] = "C"; c["T"] = "A"}
 	     /^>/ {print $0 "_rc"; next}

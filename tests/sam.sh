@@ -1,7 +1,8 @@
 #!/bin/bash
 # sam.sh: SAM output is valid for samtools (view, sort, calmd), NM agrees with calmd, the
 # CIGAR covers the query and agrees with PAF columns 10-11, and every query has exactly
-# one primary record per run of all-vs-all pairs.
+# one primary record per run of all-vs-all pairs; the same for the paths of a long pair
+# (GACT tiles and --exact, both strands).
 set -u
 NWALIGN=${NWALIGN:-./nwalign}
 top=${top_srcdir:-.}
@@ -89,6 +90,59 @@ awk -F'\t' '{
 	}
 	if (m != $10 || b != $11) { print "PAF", $1, $6, $10, $11, m, b; bad = 1 }
 } END { exit bad }' "$tmp/out.paf" && ok || bad "PAF columns 10-11 disagree with cg:Z"
+
+# A long pair (tests/long_pair.awk: a span past 2^22 cells): GACT paths with small tiles
+# (many tiles, gaps carried across them) and --exact paths, on both strands. calmd checks
+# NM and the = / X of every path against the reference; PAF columns 10-11 the cg:Z.
+awk -f "$top/tests/long_pair.awk" >"$tmp/long_ref.fa" 2>"$tmp/long_read.fa"
+awk 'BEGIN {c["A"] = "T"; c["C"] = "G"; c["G"] = "C"; c["T"] = "A"}
+     /^>/ {print $0 "_rc"; next}
+     {t = ""; for (i = length($0); i > 0; i--) t = t c[substr($0, i, 1)]; print t}' "$tmp/long_read.fa" >>"$tmp/long_read.fa.rc"
+cat "$tmp/long_read.fa" "$tmp/long_read.fa.rc" >"$tmp/long_reads.fa"
+samtools faidx "$tmp/long_ref.fa"
+for paths in "--tile 64 --overlap 16" "--exact"; do
+	for mode in local semiglobal; do
+		what="long pair, $mode, $paths"
+		sam=$tmp/long.sam
+		"$NWALIGN" -q "$tmp/long_reads.fa" -r "$tmp/long_ref.fa" -m "$mode" --strand both $paths -f sam -t 2 \
+			-v >"$sam" 2>"$tmp/long.err" || { bad "$what: nwalign failed"; continue; }
+		case $paths in
+		--exact) grep -q 'paths: 0 full, 0 gact (T=320 O=120), 2 exact' "$tmp/long.err" ;;
+		*) grep -q 'paths: 0 full, 2 gact (T=64 O=16), 0 exact' "$tmp/long.err" ;;
+		esac && ok || bad "$what: not the path kinds expected: $(grep paths: "$tmp/long.err")"
+		samtools view -h "$sam" >/dev/null 2>"$tmp/view.err" && [ ! -s "$tmp/view.err" ] && ok ||
+			bad "$what: samtools view: $(cat "$tmp/view.err")"
+		samtools sort -o "$tmp/long.bam" "$sam" 2>"$tmp/sort.err" && ok || bad "$what: samtools sort"
+		[ "$(samtools view -c -f 16 "$sam")" = 1 ] && ok || bad "$what: the reverse complement is not on the - strand"
+		samtools calmd "$sam" "$tmp/long_ref.fa" 2>"$tmp/calmd.err" >"$tmp/long.calmd.sam"
+		grep -qi 'different NM' "$tmp/calmd.err" && bad "$what: calmd: $(head -3 "$tmp/calmd.err")" || ok
+		# calmd -e turns matching bases into '=': with =/X in our CIGAR, every = column must
+		# come out '=' and every X column not
+		samtools calmd -e "$sam" "$tmp/long_ref.fa" 2>/dev/null | awk -F'\t' '!/^@/ {
+			n++; s = $6; p = 1
+			while (match(s, /^[0-9]+[MIDNSHP=X]/)) {
+				len = substr(s, 1, RLENGTH - 1) + 0; op = substr(s, RLENGTH, 1)
+				if (op == "=" || op == "X") {
+					for (k = 0; k < len; k++) if ((substr($10, p + k, 1) == "=") != (op == "=")) bad = 1
+				}
+				if (op ~ /[MIS=X]/) p += len
+				s = substr(s, RLENGTH + 1)
+			}
+		} END { exit bad || n != 2 }' && ok || bad "$what: = / X columns disagree with the reference"
+		"$NWALIGN" -q "$tmp/long_reads.fa" -r "$tmp/long_ref.fa" -m "$mode" --strand both $paths -f paf -t 2 \
+			>"$tmp/long.paf" || bad "$what: nwalign PAF failed"
+		awk -F'\t' '{
+			cg = ""; for (i = 13; i <= NF; i++) if ($i ~ /^cg:Z:/) cg = substr($i, 6)
+			m = 0; b = 0; s = cg
+			while (match(s, /^[0-9]+[=XID]/)) {
+				len = substr(s, 1, RLENGTH - 1) + 0; op = substr(s, RLENGTH, 1)
+				if (op == "=") m += len
+				b += len; s = substr(s, RLENGTH + 1)
+			}
+			if (cg == "" || m != $10 || b != $11) bad = 1
+		} END { exit bad || NR != 2 }' "$tmp/long.paf" && ok || bad "$what: PAF columns 10-11 disagree with cg:Z"
+	done
+done
 
 echo "sam: $pass passed, $fail failed"
 [ "$fail" = 0 ]
