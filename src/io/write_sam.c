@@ -6,8 +6,9 @@
  * clip, the path (=, X, I, D), soft clip; POS from rstart; MAPQ 255 (unavailable); AS:i
  * (the path's score), os:i (optimal score from the score engine; present when the path is
  * a GACT path and may score less than the optimum) and NM:i (X+I+D, plus N-vs-N columns:
- * see sam_nm). MD is not written: `samtools calmd` derives it from the reference. A pair without an alignment (local
- * score 0: empty span, no path) is unmapped (flag 4, MAPQ 0) and never secondary.
+ * see sam_nm). MD is not written: `samtools calmd` derives it from the reference. A pair
+ * without an alignment (local score 0: empty span, no path) is unmapped (flag 4, MAPQ 0)
+ * and never secondary.
  * Primary / secondary: in all-vs-all mode the pairs of one query are contiguous; among its
  * mapped pairs in one call the highest optimal score (first on ties; the ranking of --top)
  * is primary, the others get flag 256. In zip mode every mapped record is primary.
