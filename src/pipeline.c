@@ -415,8 +415,13 @@ static void *open_gpu(void *arg)
 {
 	gpu_opener_t *o = arg;
 	const nw_opt_t *opt = o->opt;
-	int count = nw_gpu_device_count();
 	o->ret = 0;
+	if (!nw_gpu_built()) { /* --backend gpu without CUDA: the stub says so */
+		if (!(o->gpu = nw_gpu_open(opt->device, o->err, sizeof o->err)))
+			o->ret = NW_ERR_GPU;
+		return NULL;
+	}
+	int count = nw_gpu_device_count();
 	if (opt->backend == NW_BACKEND_AUTO && count <= opt->device)
 		return NULL;
 	if (opt->backend == NW_BACKEND_GPU && count == 0) {
@@ -433,12 +438,12 @@ static void gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt)
 {
 	memset(o, 0, sizeof *o);
 	o->opt = opt;
-	if (opt->backend == NW_BACKEND_CPU || !nw_gpu_built())
+	if (opt->backend == NW_BACKEND_CPU || (opt->backend == NW_BACKEND_AUTO && !nw_gpu_built()))
 		return;
-	if (pthread_create(&o->tid, NULL, open_gpu, o) == 0)
+	if (nw_gpu_built() && pthread_create(&o->tid, NULL, open_gpu, o) == 0)
 		o->started = 1;
 	else
-		open_gpu(o); /* no thread: open it here */
+		open_gpu(o); /* no CUDA (nothing to wait for), or no thread: here */
 }
 
 /* The engine: the GPU the opener found, or the CPU. */
@@ -451,10 +456,6 @@ static int setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 	if (o->ret < 0) {
 		snprintf(err, errlen, "%s", o->err);
 		return o->ret;
-	}
-	if (run->opt->backend == NW_BACKEND_GPU && !nw_gpu_built()) { /* the stub's message */
-		run->gpu = nw_gpu_open(run->opt->device, err, errlen);
-		return NW_ERR_GPU;
 	}
 	run->gpu = o->gpu;
 	o->gpu = NULL;
