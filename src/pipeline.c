@@ -46,6 +46,7 @@ typedef struct {
 	nw_result_t *sub_res;        /* results moved here for a stage (owning nothing) */
 	int64_t n_paths[4];          /* paths written, by kind (NW_PATH_*) */
 	nw_writer_t *writer;
+	double stage_s[5];           /* wall seconds by STAGE_*, for -v */
 	double cells, t0, last_progress;
 	int64_t n_pairs;
 	int progress_shown;
@@ -57,6 +58,10 @@ static double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+/* Where a run's wall time goes, for -v: waiting for the reader, the score passes (both
+ * strands, --top's selection, starts), the paths, the writer. */
+enum { STAGE_READ, STAGE_SCORES, STAGE_STARTS, STAGE_PATHS, STAGE_WRITE };
 
 /* ---------------------------------------------------------------- CPU workers */
 
@@ -325,17 +330,29 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 	nw_align_params_t sp = run->params; /* the score stages */
 	int64_t n_out = n;
 	int ret;
+	double t = now(), t1;
 	sp.want_path = 0;
 	/* --top ranks and --strand both picks by score and end cell alone; the starts (a
 	 * reverse pass each) are found only for the results kept */
 	sp.ends_only = run->opt->top > 0 || run->opt->both_strands;
-	if ((ret = score_strands(run, &sp, set, rb, run->pairs, run->res, n, err, errlen)) < 0)
-		return ret;
-	if (run->opt->top > 0) {
-		n_out = select_top(run, n, (uint32_t)rb->n);
+	if (run->opt->top > 0 && run->gpu && !run->opt->both_strands) {
+		/* ranked on the device: only the kept results come back */
+		if ((ret = nw_gpu_top(run->gpu, &sp, qb, rb, run->pairs, n, rb->n, run->opt->top,
+				      run->top_pairs, run->top_res, &n_out, err, errlen)) < 0)
+			return ret;
 		out_pairs = run->top_pairs;
 		out_res = run->top_res;
+	} else {
+		if ((ret = score_strands(run, &sp, set, rb, run->pairs, run->res, n, err, errlen)) < 0)
+			return ret;
+		if (run->opt->top > 0) {
+			n_out = select_top(run, n, (uint32_t)rb->n);
+			out_pairs = run->top_pairs;
+			out_res = run->top_res;
+		}
 	}
+	run->stage_s[STAGE_SCORES] += (t1 = now()) - t;
+	t = t1;
 	if (sp.ends_only) { /* the starts of the kept results, on their strands */
 		sp.ends_only = 0;
 		sp.starts_only = 1;
@@ -343,6 +360,8 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 				      errlen)) < 0)
 			return ret;
 	}
+	run->stage_s[STAGE_STARTS] += (t1 = now()) - t;
+	t = t1;
 	if (run->params.want_path) {
 		if ((ret = on_strands(run, paths, &run->params, set, rb, out_pairs, out_res, n_out,
 				      err, errlen)) < 0)
@@ -351,8 +370,11 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 			run->n_paths[out_res[k].path_kind & 3]++;
 	}
 	to_query_frame(qb, out_pairs, out_res, n_out);
+	run->stage_s[STAGE_PATHS] += (t1 = now()) - t;
+	t = t1;
 	if ((ret = nw_writer_write(run->writer, qb, rb, out_pairs, out_res, n_out, err, errlen)) < 0)
 		return ret;
+	run->stage_s[STAGE_WRITE] += now() - t;
 	run->n_pairs += n;
 	run->cells += nw_plan_cells(qb, rb, run->pairs, n);
 	progress(run, 0);
@@ -562,8 +584,10 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 		       int64_t nr, char *err, size_t errlen)
 {
 	int ret = 0;
+	double t = now();
 	nw_batch_set_t *s = nw_feeder_first(fd, nq, nr, err, errlen);
-	for (; s && s->q.n > 0; s = nw_feeder_next(fd, err, errlen)) {
+	for (; s && s->q.n > 0; t = now(), s = nw_feeder_next(fd, err, errlen)) {
+		run->stage_s[STAGE_READ] += now() - t;
 		const nw_batch_t *rb = all_refs ? all_refs : &s->r;
 		uint32_t n_q = (uint32_t)s->q.n;
 		for (uint32_t q0 = 0; q0 < n_q;) {
@@ -654,6 +678,9 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    (long long)run.n_paths[NW_PATH_FULL],
 				    (long long)run.n_paths[NW_PATH_GACT], run.params.tile,
 				    run.params.overlap, (long long)run.n_paths[NW_PATH_EXACT]);
+		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f, "
+			    "writing %.3f", run.stage_s[STAGE_READ], run.stage_s[STAGE_SCORES],
+			    run.stage_s[STAGE_STARTS], run.stage_s[STAGE_PATHS], run.stage_s[STAGE_WRITE]);
 		if (run.gpu) {
 			double k = nw_gpu_kernel_seconds(run.gpu);
 			nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s", k,

@@ -14,7 +14,9 @@
  *    the NW_GPU_LONG_MIN hook, in 32 and (NW_GPU_WIDE) 64 bits, as a staircase and
  *    (NW_GPU_LONG_DIAG) by anti-diagonals;
  *  - real data from $top_srcdir/../shared/data (or NW_DATA_DIR): lambda segments against
- *    mutated reads, globins and MMseqs2 proteins all against all.
+ *    mutated reads, globins and MMseqs2 proteins all against all;
+ *  - --top ranked on the device (nw_gpu_top) against the CPU's results ranked on the host,
+ *    all against all, an empty reference and long-kernel problems among them.
  * NW_GPU_DIFF_QUICK=1 shrinks the sets (for compute-sanitizer).
  * Exits 77 when the build has no CUDA engine or no device is present.
  *
@@ -217,6 +219,69 @@ static void run_set(const char *label_in, set_t *s, const nw_align_params_t *p_i
 	free(g);
 }
 
+/* --top on the device (nw_gpu_top) against the CPU's ends of every pair ranked on the host
+ * by the pipeline's rule: higher score, then earlier reference. s holds whole queries
+ * against every reference, in order. */
+static void top_check(const char *label, set_t *s, const nw_align_params_t *p_in, int top)
+{
+	const int64_t n_ref = s->r.n, n_q = s->n / n_ref;
+	const int64_t kept = top < n_ref ? top : n_ref;
+	nw_pair_t *kp = calloc((size_t)s->n + 1, sizeof *kp);
+	nw_result_t *kr = calloc((size_t)s->n + 1, sizeof *kr), *c = calloc((size_t)n_ref, sizeof *c);
+	int64_t *order = calloc((size_t)n_ref, sizeof *order);
+	uint8_t *q = malloc(s->q.max_len + 1), *r = malloc(s->r.max_len + 1);
+	if (!kp || !kr || !c || !order || !q || !r) abort();
+	nw_align_params_t p = *p_in;
+	p.ends_only = 1;
+	int64_t n_kept = -1, n_diff = 0;
+	int rc = nw_gpu_top(gpu, &p, &s->q, &s->r, s->pairs, s->n, n_ref, top, kp, kr, &n_kept, err, sizeof err);
+	CHECK(rc == 0, "%s top %d: nw_gpu_top: %s", label, top, err);
+	CHECK_EQ_I64(n_kept, n_q * kept, "%s top %d: results kept", label, top);
+	for (int64_t i = 0; rc == 0 && n_kept == n_q * kept && i < n_q; i++) {
+		nw_batch_unpack(&s->q, s->pairs[i * n_ref].q, q);
+		for (int64_t j = 0; j < n_ref; j++) {
+			const nw_pair_t *pr = &s->pairs[i * n_ref + j];
+			nw_batch_unpack(&s->r, pr->r, r);
+			memset(&c[j], 0, sizeof c[j]);
+			CHECK(nw_cpu_align(&p, q, s->q.len[pr->q], r, s->r.len[pr->r], ws, &c[j]) == 0,
+			      "%s: nw_cpu_align", label);
+			/* insertion into the ranking: stable, so equal scores keep reference order */
+			int64_t at = j;
+			while (at > 0 && c[order[at - 1]].score < c[j].score) {
+				order[at] = order[at - 1];
+				at--;
+			}
+			order[at] = j;
+		}
+		for (int64_t t = 0; t < kept; t++) {
+			const nw_result_t *g = &kr[i * kept + t], *w = &c[order[t]];
+			const nw_pair_t *gp = &kp[i * kept + t], *wp = &s->pairs[i * n_ref + order[t]];
+			int same = gp->q == wp->q && gp->r == wp->r && g->score == w->score && g->qend == w->qend &&
+				   g->rend == w->rend && g->qstart == 0 && g->rstart == 0;
+			if (same) {
+				tu_passed++;
+				continue;
+			}
+			n_diff++;
+			if (n_printed++ < MAX_PRINT) {
+				CHECK_EQ_I64(gp->r, wp->r, "%s top %d query %" PRId64 " rank %" PRId64 ": reference", label, top, i, t);
+				CHECK_EQ_I64(g->score, w->score, "%s top %d query %" PRId64 " rank %" PRId64 ": score", label, top, i, t);
+				CHECK_EQ_I64(g->qend, w->qend, "%s top %d query %" PRId64 " rank %" PRId64 ": qend", label, top, i, t);
+				CHECK_EQ_I64(g->rend, w->rend, "%s top %d query %" PRId64 " rank %" PRId64 ": rend", label, top, i, t);
+			} else {
+				tu_failed++;
+			}
+		}
+	}
+	if (n_diff) printf("FAIL %s top %d: %" PRId64 " kept results differ\n", label, top, n_diff);
+	free(kp);
+	free(kr);
+	free(c);
+	free(order);
+	free(q);
+	free(r);
+}
+
 /* ---------------------------------------------------------------- sets */
 typedef struct {
 	const char *name;
@@ -286,6 +351,10 @@ static void all_vs_all_sets(scoring_t *S, nw_mode_t mode)
 	}
 	for (int i = 0; i < nr; i++) {
 		uint32_t l = (uint32_t)rnd(1, rnd(0, 3) ? 300 : 1200);
+		if (i == 3) { /* an empty reference: the twin's result, ranked among the rest */
+			CHECK(nw_batch_push(&s.r, "r", a, 0, NULL) == 0, "push reference");
+			continue;
+		}
 		if (i % 5 == 0 && s.q.n > 0) { /* a mutated copy of a query: high scores */
 			uint8_t *q = malloc(s.q.len[i % s.q.n] + 1);
 			nw_batch_unpack(&s.q, i % s.q.n, q);
@@ -305,6 +374,8 @@ static void all_vs_all_sets(scoring_t *S, nw_mode_t mode)
 	pe.ends_only = 1;
 	strncat(label, " ends-only", sizeof label - strlen(label) - 1);
 	run_set(label, &s, &pe);
+	const int tops[3] = {1, 3, nr + 2};
+	for (int t = 0; t < 3; t++) top_check(label, &s, &p, tops[t]);
 	set_free(&s);
 }
 
@@ -372,6 +443,32 @@ static void long_hook_sets(scoring_t *S, nw_mode_t mode)
 		unsetenv("NW_GPU_LONG_DIAG");
 		set_free(&s);
 	}
+	/* --top over all against all where some problems take the long kernel (whose results
+	 * are on the host) and the others the batch kernel (on the device) */
+	set_t s;
+	set_init(&s, S->sc.alphabet);
+	for (int i = 0; i < 3; i++) {
+		uint32_t l = (uint32_t)rnd(i == 0 ? 20 : 200, i == 0 ? 90 : 700);
+		rand_seq(a, l, S->kinds[0]);
+		CHECK(nw_batch_push(&s.q, "q", a, l, NULL) == 0, "push query");
+	}
+	for (int j = 0; j < 8; j++) {
+		uint32_t l = (uint32_t)rnd(30, 900);
+		if (j % 3 == 0) { /* a mutated copy of a query: the best hit */
+			nw_batch_unpack(&s.q, j % 3, b);
+			l = mutate(b, s.q.len[j % 3], a, CAP, 10, S->kinds[0]);
+		} else {
+			rand_seq(a, l, S->kinds[0]);
+		}
+		CHECK(nw_batch_push(&s.r, "r", a, l, NULL) == 0, "push reference");
+	}
+	for (int64_t i = 0; i < s.q.n; i++)
+		for (int64_t j = 0; j < s.r.n; j++) set_pair(&s, (uint32_t)i, (uint32_t)j);
+	setenv("NW_GPU_LONG_MIN", "100", 1);
+	snprintf(label, sizeof label, "long kernel and batch %s %s", S->name, mode_name(mode));
+	top_check(label, &s, &p, 2);
+	unsetenv("NW_GPU_LONG_MIN");
+	set_free(&s);
 }
 
 /* ---------------------------------------------------------------- real data */
@@ -444,6 +541,8 @@ static void real_sets(const char *dir, scoring_t *dna, scoring_t *prot)
 			nw_align_params_t p = {modes[m], &prot->sc, 0, 0};
 			snprintf(label, sizeof label, "%s %s", pq[f], mode_name(modes[m]));
 			run_set(label, &s, &p);
+			top_check(label, &s, &p, 1);
+			top_check(label, &s, &p, 5);
 		}
 		set_free(&s);
 	}

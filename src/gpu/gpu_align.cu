@@ -48,6 +48,7 @@ static bool nw_is_long(const nw_job_t &j, int64_t long_min)
 	return (std::min(j.m, j.n) >= NW_LONG_MIN_SIDE && j.m * j.n >= NW_LONG_CELLS) || j.n > NW_BATCH_MAX_N;
 }
 
+
 /* Room for n problems in a pass. */
 static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)
 {
@@ -62,35 +63,46 @@ static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)
 	return 0;
 }
 
-/* Run the problems ids at one score width (16 bits, or 32 with wide32); the problems that
- * need the next width are appended to next. */
-static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const uint8_t *qc,
-			const uint8_t *rc, const std::vector<int32_t> &ids, int wide32, bool prof_ok,
-			std::vector<int32_t> &next, float *ms, bool verbose)
+/* Problems a slice of a batch run: the host plans slice k + 1 while the GPU runs slice k
+ * (planning a million problems takes about as long as their kernels). */
+#define NW_SLICE_PROBLEMS ((size_t)1 << 18)
+
+/* Plan slice [ids, ids + n) and queue its launches on the side streams, behind those of the
+ * slices before it. Items and launch counters go at *item_off and *launch_off of the
+ * context's buffers; when they are full, the GPU is drained first and they start over. */
+static int nw_queue_slice(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const uint8_t *qc,
+			  const uint8_t *rc, const int32_t *ids, size_t n, int wide32, bool prof_ok,
+			  std::vector<int32_t> &next, size_t *item_off, size_t *launch_off, bool verbose)
 {
 	nw_plan_t &pl = g->plan;
-	const size_t first_next = next.size();
-	NW_TRY(nw_plan_batch(g, ps, sc, ids, wide32, prof_ok, next));
+	NW_TRY(nw_plan_batch(g, ps, sc, ids, n, wide32, prof_ok, next));
 	if (pl.items.empty()) return 0;
 	uint32_t t0 = 0, t1 = 0;
 	nw_fast_bytes(sc, ps.kind, &t0, &t1);
-	const size_t ib = pl.items.size() * sizeof(nw_item_t), nl = pl.launches.size();
-	NW_TRY(nw_hbuf_reserve(g, &pl.hitems, ib));
-	memcpy(pl.hitems.p, pl.items.data(), ib);
-	NW_TRY(nw_dbuf_reserve(g, &g->items, ib));
-	NW_TRY(nw_dbuf_reserve(g, &g->counters, nl * sizeof(uint32_t)));
-	NW_CUDA_CHECK(g, cudaMemcpyAsync(g->items.p, pl.hitems.p, ib, cudaMemcpyHostToDevice, g->stream));
-	NW_CUDA_CHECK(g, cudaMemsetAsync(g->counters.p, 0, nl * sizeof(uint32_t), g->stream));
-	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
-	const int nside = (int)std::min<size_t>(nl, NW_STREAMS);
-	for (int k = 0; k < nside; k++) NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->side[k], g->ev[0], 0));
+	const size_t ni = pl.items.size(), nl = pl.launches.size();
+	const size_t ib = (*item_off + ni) * sizeof(nw_item_t), lb = (*launch_off + nl) * sizeof(uint32_t);
+	if (ib > pl.hitems.cap || ib > g->items.cap || lb > g->counters.cap) {
+		/* growing frees the buffers that queued launches read: let them finish */
+		NW_CUDA_CHECK(g, cudaDeviceSynchronize());
+		*item_off = *launch_off = 0;
+		NW_TRY(nw_hbuf_reserve(g, &pl.hitems, ni * sizeof(nw_item_t)));
+		NW_TRY(nw_dbuf_reserve(g, &g->items, ni * sizeof(nw_item_t)));
+		NW_TRY(nw_dbuf_reserve(g, &g->counters, std::max<size_t>(nl, 1024) * sizeof(uint32_t)));
+	}
+	nw_item_t *hitems = (nw_item_t *)pl.hitems.p + *item_off, *ditems = (nw_item_t *)g->items.p + *item_off;
+	uint32_t *counters = (uint32_t *)g->counters.p + *launch_off;
+	memcpy(hitems, pl.items.data(), ni * sizeof(nw_item_t));
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(ditems, hitems, ni * sizeof(nw_item_t), cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemsetAsync(counters, 0, nl * sizeof(uint32_t), g->stream));
+	NW_CUDA_CHECK(g, cudaEventRecord(g->ev_up, g->stream));
+	for (int k = 0; k < NW_STREAMS; k++) NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->side[k], g->ev_up, 0));
 	for (size_t x = 0; x < nl; x++) {
 		const nw_launch_t &l = pl.launches[x];
 		nw_bparams_t p;
 		memset(&p, 0, sizeof p);
 		p.jobs = (const nw_job_t *)g->jobs.p;
 		p.out = (nw_dp_out *)g->outs.p;
-		p.items = (const nw_item_t *)g->items.p + l.first;
+		p.items = ditems + l.first;
 		p.n_items = l.count;
 		p.qcodes = qc;
 		p.rcodes = rc;
@@ -104,13 +116,47 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 		p.ovf_limit = 32767 - (sc->max_score > 0 ? sc->max_score : 0) - 1;
 		p.ncap = l.ncap;
 		p.ncodes = sc->n_codes;
-		p.counter = (uint32_t *)g->counters.p + x;
+		p.counter = counters + x;
 		NW_TRY(nw_batch_launch(g, l.bk, l.R, &p, (int)(x % NW_STREAMS)));
 		if (verbose)
 			fprintf(stderr, "nw_gpu   launch: type %d G %d R %d, %lld items, ncap %d\n", l.bk, l.G, l.R,
 				(long long)l.count, l.ncap);
 	}
-	for (int k = 0; k < nside; k++) { /* the main stream waits for every side stream */
+	*item_off += ni;
+	*launch_off += nl;
+	return 0;
+}
+
+/* Run the problems ids at one score width (16 bits, or 32 with wide32); the problems that
+ * need the next width are appended to next. Slices of the problems are planned and queued
+ * one after the other, so that planning overlaps the kernels of the slices before. The
+ * kernel time added to *ms is the span from the first slice's launches to the last one's
+ * end: idle gaps, if planning ever fell behind, count as kernel time. */
+static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const uint8_t *qc,
+			const uint8_t *rc, const std::vector<int32_t> &ids, int wide32, bool prof_ok,
+			std::vector<int32_t> &next, float *ms, bool verbose)
+{
+	nw_plan_t &pl = g->plan;
+	const size_t first_next = next.size(), n = ids.size();
+	if (!n) return 0;
+	const size_t n_slices = (n + NW_SLICE_PROBLEMS - 1) / NW_SLICE_PROBLEMS;
+	size_t item_off = 0, launch_off = 0;
+	const double tp0 = nw_now();
+	/* room for every slice (items are about one a problem; the profile pads groups), so
+	 * that queued slices rarely make nw_queue_slice drain the GPU to grow them */
+	const size_t items_guess = n + n / 8 + 4096;
+	NW_TRY(nw_hbuf_reserve(g, &pl.hitems, items_guess * sizeof(nw_item_t)));
+	NW_TRY(nw_dbuf_reserve(g, &g->items, items_guess * sizeof(nw_item_t)));
+	NW_TRY(nw_dbuf_reserve(g, &g->counters, 1024 * sizeof(uint32_t)));
+	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
+	for (size_t s = 0; s < n_slices; s++) {
+		const size_t a = n * s / n_slices, b = n * (s + 1) / n_slices;
+		NW_TRY(nw_queue_slice(g, ps, sc, qc, rc, ids.data() + a, b - a, wide32, prof_ok, next, &item_off,
+				      &launch_off, verbose));
+	}
+	const double tp1 = nw_now();
+	if (!launch_off) return 0; /* nothing at this width */
+	for (int k = 0; k < NW_STREAMS; k++) { /* the main stream waits for every side stream */
 		NW_CUDA_CHECK(g, cudaEventRecord(g->sev[k], g->side[k]));
 		NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->stream, g->sev[k], 0));
 	}
@@ -118,15 +164,19 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(ps.out, g->outs.p, (size_t)ps.n * sizeof(nw_dp_out), cudaMemcpyDeviceToHost,
 					 g->stream));
 	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+	const double tp2 = nw_now();
 	float t = 0;
 	NW_CUDA_CHECK(g, cudaEventElapsedTime(&t, g->ev[0], g->ev[1]));
 	*ms += t;
 	if (!wide32) { /* local 16-bit bests near the limit: again in 32 bits */
-		for (size_t x = 0; x < ids.size(); x++) pl.skip[ids[x]] = 0;
+		for (size_t x = 0; x < n; x++) pl.skip[ids[x]] = 0;
 		for (size_t x = first_next; x < next.size(); x++) pl.skip[next[x]] = 1;
-		for (size_t x = 0; x < ids.size(); x++)
+		for (size_t x = 0; x < n; x++)
 			if (!pl.skip[ids[x]] && ps.out[ids[x]].overflow) next.push_back(ids[x]);
 	}
+	if (verbose)
+		fprintf(stderr, "nw_gpu   batch %zu problems, %zu slices: planned and queued %.1f ms, then waited %.1f ms, after %.1f ms\n",
+			n, n_slices, 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1), 1e3 * (nw_now() - tp2));
 	return 0;
 }
 
@@ -134,8 +184,11 @@ static int nw_run_pass(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const
 		       const uint8_t *rc, bool prof_ok)
 {
 	const int64_t n = ps.n;
-	if (!n) return 0;
 	nw_plan_t &pl = g->plan;
+	pl.batch.clear();
+	pl.b32.clear();
+	pl.longs.clear(); /* what the pass ran in the long kernel (nw_gpu_top reads it) */
+	if (!n) return 0;
 	int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
 	nw_fill_table(sc, ps.kind, tab);
 	NW_TRY(nw_dbuf_put(g, &g->table, tab, sizeof tab));
@@ -143,14 +196,13 @@ static int nw_run_pass(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(g->jobs.p, ps.jobs, (size_t)n * sizeof(nw_job_t), cudaMemcpyHostToDevice,
 					 g->stream));
 	NW_TRY(nw_dbuf_reserve(g, &g->outs, (size_t)n * sizeof(nw_dp_out)));
-	pl.batch.clear();
-	pl.b32.clear();
-	pl.longs.clear();
 	pl.skip.resize((size_t)n);
 	const int64_t long_min = nw_env_long_min();
 	const char *ew = getenv("NW_GPU_WIDE"), *et = getenv("NW_GPU_TIMING");
 	const bool force_wide = ew && *ew == '1', timing = et && *et == '1';
+	const double tr0 = nw_now();
 	for (int64_t x = 0; x < n; x++) (nw_is_long(ps.jobs[x], long_min) ? pl.longs : pl.batch).push_back((int32_t)x);
+	if (timing) fprintf(stderr, "nw_gpu   pass set-up %.1f ms\n", 1e3 * (nw_now() - tr0));
 	/* The long kernel spreads one problem over the whole GPU, one problem after another; the
 	 * batch kernel gives each problem a warp. With enough long problems to fill the GPU with
 	 * warps (reads of tens of kilobases against their windows), the batch kernel is faster. */
@@ -206,57 +258,53 @@ static void nw_set(nw_result_t *r, int64_t score, int64_t qs, int64_t qe, int64_
 	r->rend = re;
 }
 
-static double nw_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
-extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
-			    const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
-			    char *err, size_t errlen)
+/* See gpu_internal.cuh. */
+int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+	       const nw_pair_t *pairs, int64_t n, nw_result_t *res, nw_fwd_info *info)
 {
-	g->err = err;
-	g->errlen = errlen;
 	const nw_scoring_t *sc = p->sc;
-	if (n <= 0) return 0;
+	char *err = g->err;
+	const size_t errlen = g->errlen;
 	if (sc->n_codes > NW_QPAD || sc->gap_open < 0 || sc->gap_extend < 0 || sc->gap_open + sc->gap_extend < 1) {
 		snprintf(err, errlen, "GPU engine: unsupported scoring (%d codes, gaps %d/%d)", sc->n_codes,
 			 sc->gap_open, sc->gap_extend);
 		return NW_ERR_USAGE;
 	}
-	const char *et = getenv("NW_GPU_TIMING");
-	const bool timing = et && *et == '1';
-	double tm[5];
-	tm[0] = nw_now();
+	info->t[0] = nw_now();
 	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
 	const nw_dseqs_t *qs, *rs;
 	NW_TRY(nw_gpu_seqs(g, qb, &qs));
 	NW_TRY(nw_gpu_seqs(g, rb, &rs));
 	const uint8_t *qc = (const uint8_t *)qs->codes.p, *rc = (const uint8_t *)rs->codes.p;
+	info->qc = qc, info->rc = rc;
 	const int fkind = p->mode == NW_MODE_LOCAL ? NW_DP_LOCAL : p->mode == NW_MODE_SEMIGLOBAL ? NW_DP_SEMI : NW_DP_GLOBAL;
 
-	nw_pass_t &fw = g->fw, &rv = g->rv;
+	nw_pass_t &fw = g->fw;
 	nw_plan_t &pl = g->plan;
 	fw.kind = fkind;
-	rv.kind = fkind == NW_DP_LOCAL ? NW_DP_REV_LOCAL : NW_DP_REV_SEMI;
 	NW_TRY(nw_pass_reserve(g, fw, n));
 	pl.fw_of.resize((size_t)n);
-	pl.rv_of.resize((size_t)n);
-	int64_t *fw_of = pl.fw_of.data(), *rv_of = pl.rv_of.data();
+	pl.empties.clear();
+	int64_t *fw_of = pl.fw_of.data();
 	int64_t runs = 0; /* runs of one query: many problems a run make the profile pay */
 	for (int64_t k = 0; k < n; k++) {
 		const uint32_t q = pairs[k].q, r = pairs[k].r;
 		const int64_t m = qb->len[q], nn = rb->len[r];
-		fw_of[k] = rv_of[k] = -1;
+		fw_of[k] = -1;
 		if (m == 0 || nn == 0) { /* no cells: the twin's borders say it all */
 			std::vector<uint8_t> q0((size_t)m), r0((size_t)nn);
+			nw_result_t one;
+			memset(&one, 0, sizeof one);
 			for (int64_t i = 0; i < m; i++) q0[i] = nw_batch_code(qb, q, i);
 			for (int64_t i = 0; i < nn; i++) r0[i] = nw_batch_code(rb, r, i);
-			if (nw_gpu_twin_align(p, q0.data(), m, r0.data(), nn, &res[k]) < 0) {
+			if (nw_gpu_twin_align(p, q0.data(), m, r0.data(), nn, res ? &res[k] : &one) < 0) {
 				snprintf(err, errlen, "GPU engine: internal error on an empty sequence");
 				return NW_ERR_INTERNAL;
+			}
+			if (!res) {
+				nw_dp_out o = {one.score, one.qend, one.rend, 0, 0};
+				pl.empties.push_back(std::make_pair(k, o));
 			}
 			continue;
 		}
@@ -271,8 +319,8 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	}
 	const int prof_env = nw_env_prof();
 	const bool prof_ok = prof_env == 2 || (prof_env == 1 && runs > 0 && fw.n >= 8 * runs);
-	if (timing) NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
-	tm[1] = nw_now();
+	if (info->timing) NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+	info->t[1] = nw_now();
 	if (p->starts_only) { /* the forward results are given */
 		for (int64_t k = 0; k < n; k++) {
 			if (fw_of[k] < 0) continue;
@@ -282,7 +330,31 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	} else {
 		NW_TRY(nw_run_pass(g, fw, sc, qc, rc, prof_ok));
 	}
-	tm[2] = nw_now();
+	info->t[2] = nw_now();
+	return 0;
+}
+
+extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
+			    const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
+			    char *err, size_t errlen)
+{
+	g->err = err;
+	g->errlen = errlen;
+	if (n <= 0) return 0;
+	const char *et = getenv("NW_GPU_TIMING");
+	nw_fwd_info info;
+	info.timing = et && *et == '1';
+	NW_TRY(nw_forward(g, p, qb, rb, pairs, n, res, &info));
+	const nw_scoring_t *sc = p->sc;
+	const uint8_t *qc = info.qc, *rc = info.rc;
+	const int fkind = g->fw.kind;
+	nw_pass_t &fw = g->fw, &rv = g->rv;
+	nw_plan_t &pl = g->plan;
+	rv.kind = fkind == NW_DP_LOCAL ? NW_DP_REV_LOCAL : NW_DP_REV_SEMI;
+	pl.rv_of.assign((size_t)n, -1);
+	const int64_t *fw_of = pl.fw_of.data();
+	int64_t *rv_of = pl.rv_of.data();
+	double *tm = info.t;
 	const bool need_rev = fkind != NW_DP_GLOBAL && !p->ends_only;
 	NW_TRY(nw_pass_reserve(g, rv, need_rev ? fw.n : 0));
 	for (int64_t k = 0; k < n && need_rev; k++) {
@@ -319,7 +391,7 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 		}
 	}
 	tm[4] = nw_now();
-	if (timing)
+	if (info.timing)
 		fprintf(stderr, "nw_gpu align: %lld pairs; upload+jobs %.1f ms, forward %.1f ms, reverse jobs+pass %.1f ms, results %.1f ms\n",
 			(long long)n, 1e3 * (tm[1] - tm[0]), 1e3 * (tm[2] - tm[1]), 1e3 * (tm[3] - tm[2]), 1e3 * (tm[4] - tm[3]));
 	return 0;

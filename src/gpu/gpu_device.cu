@@ -307,7 +307,8 @@ extern "C" nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen)
 	g->errlen = errlen;
 	cudaDeviceProp prop;
 	bool ok = cudaSetDevice(device) == cudaSuccess && cudaGetDeviceProperties(&prop, device) == cudaSuccess &&
-		  cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking) == cudaSuccess;
+		  cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking) == cudaSuccess &&
+		  cudaEventCreateWithFlags(&g->ev_up, cudaEventDisableTiming) == cudaSuccess;
 	for (int k = 0; k < NW_STREAMS && ok; k++)
 		ok = cudaStreamCreateWithFlags(&g->side[k], cudaStreamNonBlocking) == cudaSuccess &&
 		     cudaEventCreateWithFlags(&g->sev[k], cudaEventDisableTiming) == cudaSuccess;
@@ -354,9 +355,12 @@ extern "C" void nw_gpu_close(nw_gpu_t *g)
 		if (g->sev[k]) cudaEventDestroy(g->sev[k]);
 		if (g->side[k]) cudaStreamDestroy(g->side[k]);
 	}
+	if (g->ev_up) cudaEventDestroy(g->ev_up);
 	nw_dbuf_free(&g->lbuf);
 	nw_dbuf_free(&g->counters);
 	nw_dbuf_free(&g->pbuf);
+	nw_dbuf_free(&g->topbuf);
+	nw_hbuf_free(&g->htop);
 	nw_hbuf_free(&g->fw.hjobs);
 	nw_hbuf_free(&g->fw.hout);
 	nw_hbuf_free(&g->rv.hjobs);

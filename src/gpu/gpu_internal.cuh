@@ -7,6 +7,7 @@
  *   gpu_plan.cu    the batch planner: sorting, items, launches and their shapes
  *   gpu_batch.cu   batch kernel: groups of G threads, two pairs per group in 16-bit lanes
  *   gpu_long.cu    long-pair kernel: 32R x TC tiles, tile rows as a staircase in one launch
+ *   gpu_top.cu     --top: each query's best results ranked on the device
  *   gpu_path.cu    alignment paths: full tracebacks, GACT tiles, Myers-Miller halves
  *                  (thread logic in path_dp.cuh)
  */
@@ -16,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <cuda_runtime.h>
 #include <vector>
 
@@ -47,6 +49,14 @@ int nw_gpu_fail(nw_gpu_t *g, cudaError_t e, const char *what, const char *file, 
 /* Score types and scorers of the batch kernel. PROF16 needs both lanes of an item and all
  * the items of a warp's batch to align the same query (item.a < 0: an empty slot). */
 enum { NW_BK_FAST16 = 0, NW_BK_TAB16 = 1, NW_BK_TAB32 = 2, NW_BK_PROF16 = 3, NW_BK_TYPES = 4 };
+
+/* Seconds on the monotonic clock (NW_GPU_TIMING's stage times). */
+static inline double nw_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 /* ---------------------------------------------------------------- device buffers */
 typedef struct {
@@ -140,14 +150,15 @@ struct nw_plan_t {
 	std::vector<int32_t> batch, b32, longs;
 	std::vector<uint8_t> skip;    /* problems not run by the last 16-bit launches */
 	std::vector<int64_t> fw_of, rv_of;
+	std::vector<std::pair<int64_t, nw_dp_out> > empties; /* pairs without cells, res NULL */
 	nw_hbuf_t hitems;
 };
 
 bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits);
-/* Plan the batch launches of the problems ids of ps at one width (16 bits, or 32 with
+/* Plan the batch launches of the problems ids[0, n_ids) of ps at one width (16 bits, or 32 with
  * wide32) into g->plan.items and g->plan.launches; problems that need the next width are
  * appended to next. prof_ok: table-scored 16-bit problems use the profile scorer. */
-int nw_plan_batch(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *sc, const std::vector<int32_t> &ids,
+int nw_plan_batch(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *sc, const int32_t *ids, size_t n_ids,
 		  int wide32, bool prof_ok, std::vector<int32_t> &next);
 
 struct nw_gpu_s {
@@ -160,10 +171,13 @@ struct nw_gpu_s {
 	cudaStream_t side[NW_STREAMS]; /* batch launches: the classes of a pass run side by side,
 					* so that one launch's tail overlaps the next one's work */
 	cudaEvent_t sev[NW_STREAMS];
+	cudaEvent_t ev_up;             /* a slice's items are uploaded: its launches may start */
 	nw_dseqs_t seqs[NW_SEQ_SLOTS];
 	uint64_t seq_clock;
 	nw_dbuf_t jobs, items, outs, table, lbuf, counters;
 	nw_dbuf_t pbuf;                /* path problems and their outputs (gpu_path.cu) */
+	nw_dbuf_t topbuf;              /* --top's keys, sort space and kept records (gpu_top.cu) */
+	nw_hbuf_t htop;                /* their segment offsets and kept records, pinned */
 	nw_dbuf_t scratch[NW_STREAMS]; /* per side stream: launches in flight together */
 	nw_pass_t fw, rv;
 	nw_plan_t plan;
@@ -180,6 +194,20 @@ struct nw_gpu_s {
  * used slot, uploaded and unpacked anew (*out). */
 int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, const nw_dseqs_t **out);
 void nw_dseqs_free(nw_dseqs_t *d);
+
+/* ---------------------------------------------------------------- passes (gpu_align.cu) */
+typedef struct {
+	bool timing;              /* NW_GPU_TIMING=1 */
+	double t[5];              /* stage clocks for it */
+	const uint8_t *qc, *rc;   /* the device codes of the batches */
+} nw_fwd_info;
+
+/* The forward pass of n pairs (with p->starts_only, the results res holds): g->fw gets its
+ * jobs and results (on the device in g->outs too, except those of the long kernel), and
+ * g->plan.fw_of maps pair k to its problem, -1 for a pair without cells, whose result
+ * the twin wrote to res[k] or, with res NULL, to g->plan.empties. */
+int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+	       const nw_pair_t *pairs, int64_t n, nw_result_t *res, nw_fwd_info *info);
 
 /* ---------------------------------------------------------------- batch kernel */
 

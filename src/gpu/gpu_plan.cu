@@ -195,17 +195,17 @@ static void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, i
 }
 
 /* ---------------------------------------------------------------- one width */
-int nw_plan_batch(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *sc, const std::vector<int32_t> &ids,
+int nw_plan_batch(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *sc, const int32_t *ids, size_t n_ids,
 		  int wide32, bool prof_ok, std::vector<int32_t> &next)
 {
 	nw_plan_t &pl = g->plan;
 	pl.items.clear();
 	pl.launches.clear();
-	if (ids.empty()) return 0;
+	if (!n_ids) return 0;
 	uint32_t t0, t1;
 	const bool fast_ok = nw_fast_bytes(sc, ps.kind, &t0, &t1) != 0;
-	pl.kid.resize(ids.size());
-	for (size_t x = 0; x < ids.size(); x++) {
+	pl.kid.resize(n_ids);
+	for (size_t x = 0; x < n_ids; x++) {
 		const int32_t id = ids[x];
 		const nw_job_t &j = ps.jobs[id];
 		const uint64_t bk = wide32 ? NW_BK_TAB32 : fast_ok && ps.fast[id] ? NW_BK_FAST16

@@ -1,0 +1,149 @@
+/* gpu_top.cu: --top on the GPU: of each query's pairs, the best few stay on the device's
+ * side of the bus.
+ *
+ * A database search scores every query against every reference but writes only the best
+ * references of each query. The forward pass leaves its results in device memory; here
+ * every query's results are ranked there (score, then reference order: a stable
+ * segmented sort, one segment a query) and only the kept ones come back. The host's
+ * share is then the jobs and the plan, not millions of results to fill and rank.
+ */
+#include <algorithm>
+#include <cub/device/device_segmented_sort.cuh>
+#include <string.h>
+
+#include "gpu_internal.cuh"
+
+/* Pair k's problem (or its slot after the problems, for a pair without cells) and rank
+ * key; value: k's position in its query's segment. */
+__global__ void nw_top_keys(const nw_dp_out *out, const int64_t *map, int64_t n, int64_t n_ref, int64_t *key,
+			    uint32_t *val)
+{
+	for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
+		key[k] = out[map[k]].score;
+		val[k] = (uint32_t)(k % n_ref);
+	}
+}
+
+/* The first kept positions of each sorted segment: pair index, score and end cell (global:
+ * the far corner of the job, as nw_gpu_align reports it). */
+struct nw_top_rec {
+	int64_t k, score, qend, rend;
+};
+
+__global__ void nw_top_gather(const nw_dp_out *out, const nw_job_t *jobs, const int64_t *map, int64_t n_jobs,
+			      int global, const uint32_t *sorted, int64_t n_seg, int64_t n_ref, int64_t kept,
+			      nw_top_rec *rec)
+{
+	const int64_t total = n_seg * kept;
+	for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total; t += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t s = t / kept, r = t % kept, k = s * n_ref + sorted[s * n_ref + r], x = map[k];
+		const nw_dp_out &o = out[x];
+		nw_top_rec v;
+		v.k = k;
+		v.score = o.score;
+		const bool job = global && x < n_jobs;
+		v.qend = job ? jobs[x].m : o.i;
+		v.rend = job ? jobs[x].n : o.j;
+		rec[t] = v;
+	}
+}
+
+/* Carve one grow-only device buffer into aligned pieces. */
+static size_t nw_carve(size_t *off, size_t bytes)
+{
+	const size_t at = (*off + 255) / 256 * 256;
+	*off = at + bytes;
+	return at;
+}
+
+extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			  const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top, nw_pair_t *kept_pairs,
+			  nw_result_t *kept_res, int64_t *n_kept, char *err, size_t errlen)
+{
+	g->err = err;
+	g->errlen = errlen;
+	*n_kept = 0;
+	if (n <= 0 || n_ref <= 0 || top <= 0) return 0;
+	if (n % n_ref != 0 || n_ref > UINT32_MAX) {
+		snprintf(err, errlen, "GPU engine: --top needs whole queries (%lld pairs, %lld references)",
+			 (long long)n, (long long)n_ref);
+		return NW_ERR_INTERNAL;
+	}
+	nw_align_params_t fp = *p;
+	fp.ends_only = 1;
+	fp.starts_only = 0;
+	fp.want_path = 0;
+	/* room for the pairs without cells after the problems, before the pass sizes the buffer */
+	NW_TRY(nw_dbuf_reserve(g, &g->outs, (size_t)n * sizeof(nw_dp_out)));
+	const char *et = getenv("NW_GPU_TIMING");
+	nw_fwd_info info;
+	info.timing = et && *et == '1';
+	NW_TRY(nw_forward(g, &fp, qb, rb, pairs, n, NULL, &info));
+	nw_pass_t &fw = g->fw;
+	nw_plan_t &pl = g->plan;
+	nw_dp_out *douts = (nw_dp_out *)g->outs.p;
+	/* results that only the host has: long-kernel problems and pairs without cells */
+	for (int32_t x : pl.longs)
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(douts + x, &fw.out[x], sizeof(nw_dp_out), cudaMemcpyHostToDevice, g->stream));
+	int64_t *map = pl.fw_of.data();
+	for (size_t e = 0; e < pl.empties.size(); e++) {
+		const int64_t slot = fw.n + (int64_t)e;
+		fw.out[slot] = pl.empties[e].second; /* pinned, room for n */
+		map[pl.empties[e].first] = slot;
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(douts + slot, &fw.out[slot], sizeof(nw_dp_out), cudaMemcpyHostToDevice,
+						 g->stream));
+	}
+	const int64_t n_seg = n / n_ref, kept = top < n_ref ? top : n_ref;
+	size_t temp_bytes = 0;
+	NW_CUDA_CHECK(g, cub::DeviceSegmentedSort::StableSortPairsDescending(
+				 NULL, temp_bytes, (const int64_t *)NULL, (int64_t *)NULL, (const uint32_t *)NULL,
+				 (uint32_t *)NULL, n, n_seg, (const int64_t *)NULL, (const int64_t *)NULL, g->stream));
+	size_t off = 0;
+	const size_t o_map = nw_carve(&off, (size_t)n * sizeof(int64_t));
+	const size_t o_key = nw_carve(&off, (size_t)n * sizeof(int64_t)), o_key2 = nw_carve(&off, (size_t)n * sizeof(int64_t));
+	const size_t o_val = nw_carve(&off, (size_t)n * sizeof(uint32_t)), o_val2 = nw_carve(&off, (size_t)n * sizeof(uint32_t));
+	const size_t o_seg = nw_carve(&off, (size_t)(n_seg + 1) * sizeof(int64_t));
+	const size_t o_rec = nw_carve(&off, (size_t)(n_seg * kept) * sizeof(nw_top_rec));
+	const size_t o_tmp = nw_carve(&off, temp_bytes);
+	NW_TRY(nw_dbuf_reserve(g, &g->topbuf, off));
+	NW_TRY(nw_hbuf_reserve(g, &g->htop, std::max((size_t)(n_seg + 1) * sizeof(int64_t), (size_t)(n_seg * kept) * sizeof(nw_top_rec))));
+	char *base = (char *)g->topbuf.p;
+	int64_t *dmap = (int64_t *)(base + o_map), *key = (int64_t *)(base + o_key), *key2 = (int64_t *)(base + o_key2);
+	uint32_t *val = (uint32_t *)(base + o_val), *val2 = (uint32_t *)(base + o_val2);
+	int64_t *seg = (int64_t *)(base + o_seg);
+	nw_top_rec *rec = (nw_top_rec *)(base + o_rec);
+	int64_t *hseg = (int64_t *)g->htop.p;
+	for (int64_t s = 0; s <= n_seg; s++) hseg[s] = s * n_ref;
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(seg, hseg, (size_t)(n_seg + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, g->stream));
+	/* fw_of is pageable: the copy returns once the bytes are taken */
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(dmap, map, (size_t)n * sizeof(int64_t), cudaMemcpyHostToDevice, g->stream));
+	const int threads = 256, blocks = (int)std::min<int64_t>((n + threads - 1) / threads, 8 * 1024);
+	nw_top_keys<<<blocks, threads, 0, g->stream>>>(douts, dmap, n, n_ref, key, val);
+	NW_LAUNCH_CHECK(g);
+	NW_CUDA_CHECK(g, cub::DeviceSegmentedSort::StableSortPairsDescending(base + o_tmp, temp_bytes, key, key2, val, val2, n,
+									    n_seg, (const int64_t *)seg, (const int64_t *)seg + 1,
+									    g->stream));
+	const int64_t total = n_seg * kept;
+	const int gblocks = (int)std::min<int64_t>((total + threads - 1) / threads, 8 * 1024);
+	nw_top_gather<<<gblocks, threads, 0, g->stream>>>(douts, (const nw_job_t *)g->jobs.p, dmap, fw.n,
+							 fw.kind == NW_DP_GLOBAL, val2, n_seg, n_ref, kept, rec);
+	NW_LAUNCH_CHECK(g);
+	nw_top_rec *hrec = (nw_top_rec *)g->htop.p;
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(hrec, rec, (size_t)total * sizeof(nw_top_rec), cudaMemcpyDeviceToHost, g->stream));
+	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+	for (int64_t t = 0; t < total; t++) {
+		const nw_top_rec &v = hrec[t];
+		nw_result_t *r = &kept_res[t];
+		kept_pairs[t] = pairs[v.k];
+		r->score = v.score;
+		r->qstart = 0, r->qend = v.qend;
+		r->rstart = 0, r->rend = v.rend;
+		r->strand = 0;
+	}
+	*n_kept = total;
+	if (info.timing)
+		fprintf(stderr, "nw_gpu top: %lld pairs, %lld kept; upload+jobs %.1f ms, forward %.1f ms, selection %.1f ms\n",
+			(long long)n, (long long)total, 1e3 * (info.t[1] - info.t[0]), 1e3 * (info.t[2] - info.t[1]),
+			1e3 * (nw_now() - info.t[2]));
+	return 0;
+}
