@@ -16,7 +16,8 @@
  *  - real data from $top_srcdir/../shared/data (or NW_DATA_DIR): lambda segments against
  *    mutated reads, globins and MMseqs2 proteins all against all;
  *  - --top ranked on the device (nw_gpu_top) against the CPU's results ranked on the host,
- *    all against all, an empty reference and long-kernel problems among them.
+ *    all against all, an empty reference and long-kernel problems among them;
+ *  - batch runs planned in small slices (NW_GPU_SLICE), as big runs are.
  * NW_GPU_DIFF_QUICK=1 shrinks the sets (for compute-sanitizer).
  * Exits 77 when the build has no CUDA engine or no device is present.
  *
@@ -376,6 +377,12 @@ static void all_vs_all_sets(scoring_t *S, nw_mode_t mode)
 	run_set(label, &s, &pe);
 	const int tops[3] = {1, 3, nr + 2};
 	for (int t = 0; t < 3; t++) top_check(label, &s, &p, tops[t]);
+	/* batch runs planned in slices (a big-problem slice first) that queue behind each other */
+	setenv("NW_GPU_SLICE", "37", 1);
+	strncat(label, ", slices of 37", sizeof label - strlen(label) - 1);
+	run_set(label, &s, &pe);
+	top_check(label, &s, &p, 2);
+	unsetenv("NW_GPU_SLICE");
 	set_free(&s);
 }
 

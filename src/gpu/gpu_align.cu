@@ -26,9 +26,10 @@
 #define NW_LONG_BATCHED_PER_SM 4            /* this many long problems an SM: batch kernel */
 
 /* Test hooks (environment): NW_GPU_LONG_MIN=k sends every problem with both sides >= k
- * to the long kernel; NW_GPU_WIDE=1 runs the long kernel in 64 bits (NW_GPU_LONG_DIAG=1: by
- * anti-diagonals even where it would take the staircase); NW_GPU_TIMING=1
- * prints the GPU time of each pass to stderr; NW_GPU_PROF=0 never uses the profile scorer,
+ * to the long kernel; NW_GPU_SLICE=k plans batch runs in slices of k problems;
+ * NW_GPU_WIDE=1 runs the long kernel in 64 bits (NW_GPU_LONG_DIAG=1: by anti-diagonals
+ * even where it would take the staircase); NW_GPU_TIMING=1 prints the GPU time of each
+ * pass to stderr; NW_GPU_PROF=0 never uses the profile scorer,
  * =2 uses it for every table-scored forward pass (even one query a problem). */
 static int64_t nw_env_long_min(void)
 {
@@ -64,8 +65,12 @@ static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)
 }
 
 /* Problems a slice of a batch run: the host plans slice k + 1 while the GPU runs slice k
- * (planning a million problems takes about as long as their kernels). */
-#define NW_SLICE_PROBLEMS ((size_t)1 << 18)
+ * (planning a million problems takes about as long as their kernels). Problems of more than
+ * NW_SLICE_BIG times the mean cells make a first slice of their own: a warp takes a
+ * problem, so the largest ones must start first, or the last slice's would end the run
+ * alone. */
+#define NW_SLICE_PROBLEMS ((size_t)1 << 19)
+#define NW_SLICE_BIG 8
 
 /* Plan slice [ids, ids + n) and queue its launches on the side streams, behind those of the
  * slices before it. Items and launch counters go at *item_off and *launch_off of the
@@ -139,7 +144,23 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	nw_plan_t &pl = g->plan;
 	const size_t first_next = next.size(), n = ids.size();
 	if (!n) return 0;
-	const size_t n_slices = (n + NW_SLICE_PROBLEMS - 1) / NW_SLICE_PROBLEMS;
+	const char *es = getenv("NW_GPU_SLICE"); /* test hook: problems a slice */
+	const size_t slice = es && atoll(es) > 0 ? (size_t)atoll(es) : NW_SLICE_PROBLEMS;
+	const size_t n_slices = (n + slice - 1) / slice;
+	const std::vector<int32_t> *order = &ids;
+	size_t n_big = 0;
+	if (n_slices > 1) { /* the big problems first, then the others in their order */
+		double cells = 0;
+		for (size_t x = 0; x < n; x++) cells += (double)ps.jobs[ids[x]].m * (double)ps.jobs[ids[x]].n;
+		const double big = NW_SLICE_BIG * cells / (double)n;
+		pl.order.clear();
+		for (size_t x = 0; x < n; x++)
+			if ((double)ps.jobs[ids[x]].m * (double)ps.jobs[ids[x]].n > big) pl.order.push_back(ids[x]);
+		n_big = pl.order.size();
+		for (size_t x = 0; x < n; x++)
+			if ((double)ps.jobs[ids[x]].m * (double)ps.jobs[ids[x]].n <= big) pl.order.push_back(ids[x]);
+		order = &pl.order;
+	}
 	size_t item_off = 0, launch_off = 0;
 	const double tp0 = nw_now();
 	/* room for every slice (items are about one a problem; the profile pads groups), so
@@ -149,9 +170,12 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	NW_TRY(nw_dbuf_reserve(g, &g->items, items_guess * sizeof(nw_item_t)));
 	NW_TRY(nw_dbuf_reserve(g, &g->counters, 1024 * sizeof(uint32_t)));
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
+	if (n_big)
+		NW_TRY(nw_queue_slice(g, ps, sc, qc, rc, order->data(), n_big, wide32, prof_ok, next, &item_off,
+				      &launch_off, verbose));
 	for (size_t s = 0; s < n_slices; s++) {
-		const size_t a = n * s / n_slices, b = n * (s + 1) / n_slices;
-		NW_TRY(nw_queue_slice(g, ps, sc, qc, rc, ids.data() + a, b - a, wide32, prof_ok, next, &item_off,
+		const size_t a = n_big + (n - n_big) * s / n_slices, b = n_big + (n - n_big) * (s + 1) / n_slices;
+		NW_TRY(nw_queue_slice(g, ps, sc, qc, rc, order->data() + a, b - a, wide32, prof_ok, next, &item_off,
 				      &launch_off, verbose));
 	}
 	const double tp1 = nw_now();
@@ -175,8 +199,8 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 			if (!pl.skip[ids[x]] && ps.out[ids[x]].overflow) next.push_back(ids[x]);
 	}
 	if (verbose)
-		fprintf(stderr, "nw_gpu   batch %zu problems, %zu slices: planned and queued %.1f ms, then waited %.1f ms, after %.1f ms\n",
-			n, n_slices, 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1), 1e3 * (nw_now() - tp2));
+		fprintf(stderr, "nw_gpu   batch %zu problems (%zu big first), %zu slices: planned and queued %.1f ms, then waited %.1f ms, after %.1f ms\n",
+			n, n_big, n_slices, 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1), 1e3 * (nw_now() - tp2));
 	return 0;
 }
 

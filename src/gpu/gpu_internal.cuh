@@ -148,6 +148,7 @@ struct nw_plan_t {
 	std::vector<nw_item_t> items;
 	std::vector<nw_launch_t> launches;
 	std::vector<int32_t> batch, b32, longs;
+	std::vector<int32_t> order;   /* a batch run's problems, the big ones first */
 	std::vector<uint8_t> skip;    /* problems not run by the last 16-bit launches */
 	std::vector<int64_t> fw_of, rv_of;
 	std::vector<std::pair<int64_t, nw_dp_out> > empties; /* pairs without cells, res NULL */
