@@ -74,14 +74,20 @@ static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)
 
 /* Plan slice [ids, ids + n) and queue its launches on the side streams, behind those of the
  * slices before it. Items and launch counters go at *item_off and *launch_off of the
- * context's buffers; when they are full, the GPU is drained first and they start over. */
+ * context's buffers; when they are full, the GPU is drained first and they start over.
+ * The first slice that launches anything records the start of the kernel time (*started). */
 static int nw_queue_slice(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const uint8_t *qc,
 			  const uint8_t *rc, const int32_t *ids, size_t n, int wide32, bool prof_ok,
-			  std::vector<int32_t> &next, size_t *item_off, size_t *launch_off, bool verbose)
+			  std::vector<int32_t> &next, size_t *item_off, size_t *launch_off, bool *started,
+			  bool verbose)
 {
 	nw_plan_t &pl = g->plan;
 	NW_TRY(nw_plan_batch(g, ps, sc, ids, n, wide32, prof_ok, next));
 	if (pl.items.empty()) return 0;
+	if (!*started) { /* the first launches: the kernel time starts here */
+		NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
+		*started = true;
+	}
 	uint32_t t0 = 0, t1 = 0;
 	nw_fast_bytes(sc, ps.kind, &t0, &t1);
 	const size_t ni = pl.items.size(), nl = pl.launches.size();
@@ -162,6 +168,7 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 		order = &pl.order;
 	}
 	size_t item_off = 0, launch_off = 0;
+	bool started = false;
 	const double tp0 = nw_now();
 	/* room for every slice (items are about one a problem; the profile pads groups), so
 	 * that queued slices rarely make nw_queue_slice drain the GPU to grow them */
@@ -169,17 +176,16 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	NW_TRY(nw_hbuf_reserve(g, &pl.hitems, items_guess * sizeof(nw_item_t)));
 	NW_TRY(nw_dbuf_reserve(g, &g->items, items_guess * sizeof(nw_item_t)));
 	NW_TRY(nw_dbuf_reserve(g, &g->counters, 1024 * sizeof(uint32_t)));
-	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
 	if (n_big)
 		NW_TRY(nw_queue_slice(g, ps, sc, qc, rc, order->data(), n_big, wide32, prof_ok, next, &item_off,
-				      &launch_off, verbose));
+				      &launch_off, &started, verbose));
 	for (size_t s = 0; s < n_slices; s++) {
 		const size_t a = n_big + (n - n_big) * s / n_slices, b = n_big + (n - n_big) * (s + 1) / n_slices;
 		NW_TRY(nw_queue_slice(g, ps, sc, qc, rc, order->data() + a, b - a, wide32, prof_ok, next, &item_off,
-				      &launch_off, verbose));
+				      &launch_off, &started, verbose));
 	}
 	const double tp1 = nw_now();
-	if (!launch_off) return 0; /* nothing at this width */
+	if (!started) return 0; /* nothing at this width */
 	for (int k = 0; k < NW_STREAMS; k++) { /* the main stream waits for every side stream */
 		NW_CUDA_CHECK(g, cudaEventRecord(g->sev[k], g->side[k]));
 		NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->stream, g->sev[k], 0));
