@@ -119,27 +119,87 @@ static int arena_push(char **arena, uint64_t *len, uint64_t *cap, const char *s,
 	return 0;
 }
 
-/* Bits a residue for a sequence, or 0 when a code does not fit the alphabet. */
+/* Eight codes a 64-bit load (byte k of the sequence at bits 8k: little-endian hosts; the
+ * others take the byte loops). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NW_SWAR 1
+#else
+#define NW_SWAR 0
+#endif
+
+static inline uint64_t load8(const uint8_t *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
+/* Bits a residue for a sequence, or 0 when a code does not fit the alphabet. The OR of
+ * the codes decides 2-bit DNA (the usual case, eight codes a step); the maximum, the rest. */
 static unsigned pick_bits(nw_alphabet_t a, const uint8_t *codes, uint32_t len)
 {
-	uint8_t all = 0, bad = 0;
-	uint32_t k;
+	uint8_t all = 0, mx = 0;
+	uint32_t k = 0;
 
-	for (k = 0; k < len; k++)
+	if (NW_SWAR) {
+		uint64_t or8 = 0;
+		for (; k + 8 <= len; k += 8)
+			or8 |= load8(codes + k);
+		for (int b = 0; b < 64; b += 8)
+			all |= (uint8_t)(or8 >> b);
+	}
+	for (; k < len; k++)
 		all |= codes[k];
-	if (a == NW_ALPHA_PROTEIN) {
-		for (k = 0; k < len; k++)
-			bad |= codes[k] >= NW_PROTEIN_CODES;
-		return bad ? 0 : 5;
-	}
-	if (all < 4)
+	if (a != NW_ALPHA_PROTEIN && all < 4)
 		return 2; /* only codes 0..3: the OR of all codes stays below 4 */
-	if (a == NW_ALPHA_DNA) {
-		for (k = 0; k < len; k++)
-			bad |= codes[k] >= NW_DNA_CODES;
-		return bad ? 0 : 4;
-	}
+	for (k = 0; k < len; k++)
+		mx = codes[k] > mx ? codes[k] : mx;
+	if (a == NW_ALPHA_PROTEIN)
+		return mx < NW_PROTEIN_CODES ? 5 : 0;
+	if (a == NW_ALPHA_DNA)
+		return mx < NW_DNA_CODES ? 4 : 0;
 	return all < 16 ? 4 : all < 32 ? 5 : 0; /* alphabet not set: fit the codes */
+}
+
+/* Eight codes of b bits (2 or 4) from one byte each into 8b bits: neighbours merged by
+ * shifts, doubling the group each step. */
+static inline uint32_t squeeze8(uint64_t x, unsigned b)
+{
+	if (b == 2) {
+		x = (x | x >> 6) & 0x000F000F000F000Full;
+		x = (x | x >> 12) & 0x000000FF000000FFull;
+		return (uint32_t)((x | x >> 24) & 0xFFFF);
+	}
+	x = (x | x >> 4) & 0x00FF00FF00FF00FFull;
+	x = (x | x >> 8) & 0x0000FFFF0000FFFFull;
+	return (uint32_t)(x | x >> 16);
+}
+
+/* Pack len codes of the given bits, per codes a word, into out: every word built in a
+ * register, the tail zero. */
+static void pack_words(const uint8_t *codes, uint32_t len, unsigned bits, unsigned per,
+		       uint32_t *out)
+{
+	uint32_t full = len / per, k = 0, w = 0, j;
+
+	if (NW_SWAR && bits == 2)
+		for (; w < full; w++, k += 16)
+			out[w] = squeeze8(load8(codes + k), 2) | squeeze8(load8(codes + k + 8), 2) << 16;
+	else if (NW_SWAR && bits == 4)
+		for (; w < full; w++, k += 8)
+			out[w] = squeeze8(load8(codes + k), 4);
+	for (; w < full; w++, k += per) {
+		uint32_t word = 0;
+		for (j = 0; j < per; j++)
+			word |= (uint32_t)codes[k + j] << (j * bits);
+		out[w] = word;
+	}
+	if (k < len) {
+		uint32_t word = 0;
+		for (j = 0; k + j < len; j++)
+			word |= (uint32_t)codes[k + j] << (j * bits);
+		out[w] = word;
+	}
 }
 
 int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_t len,
@@ -147,8 +207,7 @@ int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_
 {
 	unsigned bits = pick_bits(b->alphabet, codes, len);
 	unsigned per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
-	uint64_t nw = ((uint64_t)len + per - 1) / per, w, name_off, qual_off = 0;
-	uint32_t k, j;
+	uint64_t nw = ((uint64_t)len + per - 1) / per, name_off, qual_off = 0;
 	int64_t i;
 
 	if (bits == 0)
@@ -175,14 +234,7 @@ int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_
 		return NW_ERR_MEMORY;
 	}
 
-	/* Build each word in a register: one store a word, and the tail is zero. */
-	for (w = 0, k = 0; w < nw; w++) {
-		uint32_t word = 0, stop = len - k < per ? len - k : per;
-		for (j = 0; j < stop; j++)
-			word |= (uint32_t)codes[k + j] << (j * bits);
-		k += stop;
-		b->words[b->n_words + w] = word;
-	}
+	pack_words(codes, len, bits, per, b->words + b->n_words);
 	i = b->n;
 	b->offset[i] = b->n_words;
 	b->len[i] = len;

@@ -176,6 +176,23 @@ static int64_t append_clean(nw_reader_t *r, int *bad)
 	if (grow_text(r, l + 1) < 0)
 		return NW_ERR_MEMORY;
 	dst = r->text + r->text_len;
+	/* The usual line is printable bytes only (33..126): test that eight bytes a step and
+	 * copy it whole; anything else takes the byte-by-byte path. */
+	uint64_t other = 0;
+	for (i = 0; i + 8 <= l; i += 8) {
+		uint64_t x;
+		memcpy(&x, s + i, 8);
+		/* a byte below 33, or above 126 (exact for every byte value) */
+		other |= ((x - 0x2121212121212121ull) & ~x) | ((x + 0x0101010101010101ull) | x);
+	}
+	other &= 0x8080808080808080ull;
+	for (; i < l; i++)
+		other |= (unsigned char)(s[i] - 33) > 93;
+	if (!other) {
+		memcpy(dst, s, l);
+		r->text_len += l;
+		return (int64_t)l;
+	}
 	for (i = 0; i < l; i++) {
 		unsigned char c = s[i];
 		if (c > ' ' && c != 127)
