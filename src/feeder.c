@@ -39,47 +39,112 @@ static int zip_mismatch(nw_feeder_t *f)
 	return NW_ERR_FORMAT;
 }
 
-/* The zip references of a set: nq records (filled unless already pending), packed. Runs
- * on its own thread beside the packing of the queries. */
+/* The zip references of a set, read on their own thread beside the queries: they follow
+ * the queries' count as it grows (the queries' batch limits decide it), so that both
+ * files are read at once, then they are packed while the queries are. */
 typedef struct {
 	nw_feeder_t *f;
 	nw_batch_set_t *s;
-	int64_t nq, nr;
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	int64_t q_count;   /* queries read so far (under lock) */
+	int q_done;        /* q_count is final (under lock) */
+	int64_t nq, nr;    /* the final counts */
 	int ret;
 	char err[512];
 } ref_job_t;
+
+static void publish(ref_job_t *j, int64_t count, int done)
+{
+	pthread_mutex_lock(&j->lock);
+	j->q_count = count;
+	j->q_done = done;
+	pthread_cond_signal(&j->more);
+	pthread_mutex_unlock(&j->lock);
+}
 
 static void *read_refs(void *arg)
 {
 	ref_job_t *j = arg;
 	nw_feeder_t *f = j->f;
-	if (j->nr < 0 &&
-	    (j->nr = nw_reader_fill(f->rr, j->nq > 0 ? j->nq : 1, UINT64_MAX, j->err, sizeof j->err)) < 0) {
-		j->ret = (int)j->nr;
-		return NULL;
+	int64_t have = 0;
+	for (;;) {
+		pthread_mutex_lock(&j->lock);
+		while (j->q_count <= have && !j->q_done)
+			pthread_cond_wait(&j->more, &j->lock);
+		int64_t want = j->q_count;
+		int done = j->q_done;
+		pthread_mutex_unlock(&j->lock);
+		if (done && want == 0)
+			want = 1; /* the queries ended: so must the references */
+		if (want > have) {
+			int64_t got = nw_reader_fill(f->rr, want, UINT64_MAX, j->err, sizeof j->err);
+			if (got < 0) {
+				j->ret = (int)got;
+				j->nr = got;
+				return NULL;
+			}
+			if (got < want) { /* the references ended */
+				have = got;
+				break;
+			}
+			have = got;
+		}
+		if (done)
+			break;
 	}
-	if (j->nr != j->nq)
-		j->ret = NW_ERR_FORMAT; /* reported by the caller, which knows both readers */
-	else if (j->nq > 0)
+	j->nr = have;
+	pthread_mutex_lock(&j->lock);
+	int64_t nq = j->q_done ? j->q_count : -1;
+	pthread_mutex_unlock(&j->lock);
+	if (nq > 0 && have == nq) /* else the caller reports the mismatch */
 		j->ret = nw_reader_encode(f->rr, f->alphabet, &j->s->r, j->err, sizeof j->err);
 	return NULL;
 }
 
-/* Fill (unless nq >= 0 records are already pending) and pack one set. */
-static int read_set(nw_feeder_t *f, nw_batch_set_t *s, int64_t nq, int64_t nr)
+/* Fill (unless nq >= 0 queries, and as many references, are already pending) and pack
+ * one set. Zip references are
+ * read beside the queries (read_refs), which are filled in steps of REF_STEP records so
+ * that the references can follow. */
+#define REF_STEP 4096
+static int read_set(nw_feeder_t *f, nw_batch_set_t *s, int64_t nq)
 {
 	char *err = f->err;
 	size_t errlen = sizeof f->err;
-	ref_job_t refs = {.f = f, .s = s, .nr = nq < 0 ? -1 : nr};
+	ref_job_t refs;
 	pthread_t tid;
 	int ret = 0, threaded = 0;
-	if (nq < 0 && (nq = nw_reader_fill(f->qr, f->batch_records, f->batch_residues, err, errlen)) < 0)
-		return (int)nq;
-	refs.nq = nq;
+	memset(&refs, 0, sizeof refs);
+	refs.f = f;
+	refs.s = s;
+	pthread_mutex_init(&refs.lock, NULL);
+	pthread_cond_init(&refs.more, NULL);
+	if (f->rr && nq >= 0) { /* pending already, from the first fills */
+		refs.q_count = nq;
+		refs.q_done = 1;
+	}
 	if (f->rr)
 		threaded = pthread_create(&tid, NULL, read_refs, &refs) == 0;
-	if (f->rr && !threaded)
+	if (nq < 0) {
+		int64_t want = 0;
+		do {
+			want = f->batch_records > 0 && f->batch_records - want < REF_STEP && threaded
+				       ? f->batch_records
+				       : want + (threaded ? REF_STEP : f->batch_records);
+			nq = nw_reader_fill(f->qr, want, f->batch_residues, err, errlen);
+			if (nq > 0 && nq < want)
+				break; /* the end of the queries, or their residue limit */
+			if (nq > 0 && threaded)
+				publish(&refs, nq, 0);
+		} while (nq > 0 && (f->batch_records <= 0 || nq < f->batch_records));
+	}
+	if (f->rr && threaded)
+		publish(&refs, nq < 0 ? 0 : nq, 1);
+	if (f->rr && !threaded) {
+		refs.q_count = nq < 0 ? 0 : nq;
+		refs.q_done = 1;
 		read_refs(&refs);
+	}
 	if (nq > 0) {
 		ret = nw_reader_encode(f->qr, f->alphabet, &s->q, err, errlen);
 		if (ret == 0 && f->both_strands && nw_batch_revcomp(&s->q, &s->q_rc) < 0) {
@@ -88,24 +153,28 @@ static int read_set(nw_feeder_t *f, nw_batch_set_t *s, int64_t nq, int64_t nr)
 		}
 	} else {
 		nw_batch_clear(&s->q);
+		if (nq < 0)
+			ret = (int)nq;
 	}
 	if (threaded)
 		pthread_join(tid, NULL);
+	pthread_mutex_destroy(&refs.lock);
+	pthread_cond_destroy(&refs.more);
 	if (ret < 0)
 		return ret;
-	if (refs.ret == NW_ERR_FORMAT && refs.nr != refs.nq && refs.nr >= 0)
-		return zip_mismatch(f);
+	if (!f->rr)
+		return 0;
 	if (refs.ret < 0) {
 		snprintf(err, errlen, "%s", refs.err);
 		return refs.ret;
 	}
-	return 0;
+	return refs.nr != nq ? zip_mismatch(f) : 0;
 }
 
 static void *read_ahead(void *arg)
 {
 	nw_feeder_t *f = arg;
-	f->ret = read_set(f, &f->set[1 - f->cur], -1, -1);
+	f->ret = read_set(f, &f->set[1 - f->cur], -1);
 	return NULL;
 }
 
@@ -124,11 +193,10 @@ static nw_batch_set_t *failed(nw_feeder_t *f, char *err, size_t errlen)
 	return NULL;
 }
 
-nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, int64_t nr, char *err,
-				size_t errlen)
+nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, char *err, size_t errlen)
 {
 	f->cur = 0;
-	if ((f->ret = read_set(f, &f->set[0], nq, nr)) < 0)
+	if ((f->ret = read_set(f, &f->set[0], nq)) < 0)
 		return failed(f, err, errlen);
 	if (f->set[0].q.n > 0)
 		start_read(f);

@@ -29,12 +29,12 @@ typedef struct {
 } nw_feeder_t;
 
 /* Takes the readers (not their ownership). The records already pending in them (read for
- * the alphabet guess: nq queries, nr references) make the first set. */
+ * the alphabet guess: nq queries and, for zip, as many references or fewer where the file
+ * ends) make the first set. */
 void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t a,
 		    int both_strands, int64_t batch_records, uint64_t batch_residues);
 /* The first set (packed now), the next one starts reading behind it. NULL on error. */
-nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, int64_t nr, char *err,
-				size_t errlen);
+nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, char *err, size_t errlen);
 /* The next set once the engine is done with the current one; a set with q.n == 0 marks
  * the end of the input. NULL on error (message in err). */
 nw_batch_set_t *nw_feeder_next(nw_feeder_t *f, char *err, size_t errlen);

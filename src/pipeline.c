@@ -581,11 +581,11 @@ static int ensure_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 /* Every batch set from the feeder, cut into chunks: whole queries against every
  * reference (all_refs) for all vs all, record i with record i for zip. */
 static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, int64_t nq,
-		       int64_t nr, char *err, size_t errlen)
+		       char *err, size_t errlen)
 {
 	int ret = 0;
 	double t = now();
-	nw_batch_set_t *s = nw_feeder_first(fd, nq, nr, err, errlen);
+	nw_batch_set_t *s = nw_feeder_first(fd, nq, err, errlen);
 	for (; s && s->q.n > 0; t = now(), s = nw_feeder_next(fd, err, errlen)) {
 		run->stage_s[STAGE_READ] += now() - t;
 		const nw_batch_t *rb = all_refs ? all_refs : &s->r;
@@ -661,7 +661,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands,
 		       opt->batch_records, opt->batch_residues);
 	feeder_ready = 1;
-	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, nr, err, errlen);
+	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
 	if (ret == 0) {
 		ret = nw_writer_close(run.writer, err, errlen);
 		run.writer = NULL;
