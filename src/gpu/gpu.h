@@ -41,8 +41,8 @@ int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
 			  const nw_pair_t *pairs, int64_t n, nw_result_t *res, char *err,
 			  size_t errlen);
 /* Pairs a call should carry for the GPU to run near its speed (the pipeline's chunk):
- * small calls leave the GPU with the tail of their largest problems and pay the host's
- * planning and --top's second call once per chunk. */
+ * small calls leave the GPU with the tail of their largest problems; large ones must fit
+ * the device's free memory (cudaMemGetInfo), which bounds the chunk. */
 int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g);
 /* Seconds the device spent in this context's kernels so far (CUDA events), for -v. */
 double nw_gpu_kernel_seconds(const nw_gpu_t *g);

@@ -19,7 +19,7 @@ int nw_gpu_fail(nw_gpu_t *g, cudaError_t e, const char *what, const char *file, 
 	return NW_ERR_GPU;
 }
 
-size_t nw_gpu_mem_avail(nw_gpu_t *g)
+size_t nw_gpu_mem_avail(const nw_gpu_t *g)
 {
 	size_t fr = 0, tot = 0;
 	if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) {
@@ -334,10 +334,17 @@ extern "C" double nw_gpu_kernel_seconds(const nw_gpu_t *g) { return g ? g->kerne
 /* 2M pairs: all against all with 20k references, 100 queries a call, so that the largest
  * problems' warps finish inside the call (protein search: see bench/RESULTS.md); about
  * 200 MB of pinned host buffers and as much device memory at most. */
+/* Device bytes a pair of a call may hold at once: its job, forward and reverse results,
+ * batch items, --top's keys, values and sort space, with room to spare. */
+#define NW_PAIR_DEVICE_BYTES 512
+
 extern "C" int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g)
 {
-	(void)g;
-	return (int64_t)1 << 21;
+	/* 2M pairs keep the GPU near its speed (planning overlaps the kernels in slices of
+	 * 512k); fewer when free memory is short, so that a chunk's buffers always fit */
+	const int64_t most = (int64_t)1 << 21, least = (int64_t)1 << 16;
+	const int64_t fit = (int64_t)(nw_gpu_mem_avail(g) / NW_PAIR_DEVICE_BYTES);
+	return fit > most ? most : fit < least ? least : fit;
 }
 
 extern "C" void nw_gpu_close(nw_gpu_t *g)

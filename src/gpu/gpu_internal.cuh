@@ -70,7 +70,7 @@ int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes);
 int nw_dbuf_put(nw_gpu_t *g, nw_dbuf_t *b, const void *src, size_t bytes);
 void nw_dbuf_free(nw_dbuf_t *b);
 /* Bytes that may still be allocated (free memory minus a reserve). */
-size_t nw_gpu_mem_avail(nw_gpu_t *g);
+size_t nw_gpu_mem_avail(const nw_gpu_t *g);
 
 /* Pinned host buffers (grow-only, like nw_dbuf_t): copies from and to them are truly
  * asynchronous and run at full bus speed. */
