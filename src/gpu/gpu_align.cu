@@ -15,6 +15,7 @@
 #include <cmath>
 #include <stdlib.h>
 #include <string.h>
+#include <thread>
 #include <time.h>
 #include <vector>
 
@@ -64,33 +65,33 @@ static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)
 	return 0;
 }
 
-/* Problems a slice of a batch run: the host plans slice k + 1 while the GPU runs slice k
- * (planning a million problems takes about as long as their kernels). Problems of more than
- * NW_SLICE_BIG times the mean cells make a first slice of their own: a warp takes a
- * problem, so the largest ones must start first, or the last slice's would end the run
- * alone. */
+/* Problems a slice of a batch run. A run of millions of problems (a database search) is
+ * cut into slices planned side by side on host threads, each queued as soon as it and the
+ * ones before it are planned, so that the GPU starts on the first while the host plans the
+ * rest (planning a million problems on one thread takes about as long as their kernels).
+ * Problems of more than NW_SLICE_BIG times the mean cells make a first slice of their own:
+ * a warp takes a problem, so the largest ones must start first, or the last slice's would
+ * end the run alone. */
 #define NW_SLICE_PROBLEMS ((size_t)1 << 19)
 #define NW_SLICE_BIG 8
 
-/* Plan slice [ids, ids + n) and queue its launches on the side streams, behind those of the
- * slices before it. Items and launch counters go at *item_off and *launch_off of the
- * context's buffers; when they are full, the GPU is drained first and they start over.
- * The first slice that launches anything records the start of the kernel time (*started). */
-static int nw_queue_slice(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const uint8_t *qc,
-			  const uint8_t *rc, const int32_t *ids, size_t n, int wide32, bool prof_ok,
-			  std::vector<int32_t> &next, size_t *item_off, size_t *launch_off, bool *started,
-			  bool verbose)
+/* Queue the launches of a planned slice on the side streams, behind those of the slices
+ * before it. Items and launch counters go at *item_off and *launch_off of the context's
+ * buffers; when they are full, the GPU is drained first and they start over. The first
+ * slice that launches anything records the start of the kernel time (*started). */
+static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *sc, const uint8_t *qc,
+			  const uint8_t *rc, const nw_slice_plan_t &sp, size_t *item_off, size_t *launch_off,
+			  bool *started, bool verbose)
 {
 	nw_plan_t &pl = g->plan;
-	NW_TRY(nw_plan_batch(g, ps, sc, ids, n, wide32, prof_ok, next));
-	if (pl.items.empty()) return 0;
+	if (sp.items.empty()) return 0;
 	if (!*started) { /* the first launches: the kernel time starts here */
 		NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
 		*started = true;
 	}
 	uint32_t t0 = 0, t1 = 0;
 	nw_fast_bytes(sc, ps.kind, &t0, &t1);
-	const size_t ni = pl.items.size(), nl = pl.launches.size();
+	const size_t ni = sp.items.size(), nl = sp.launches.size();
 	const size_t ib = (*item_off + ni) * sizeof(nw_item_t), lb = (*launch_off + nl) * sizeof(uint32_t);
 	if (ib > pl.hitems.cap || ib > g->items.cap || lb > g->counters.cap) {
 		/* growing frees the buffers that queued launches read: let them finish */
@@ -102,13 +103,13 @@ static int nw_queue_slice(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, co
 	}
 	nw_item_t *hitems = (nw_item_t *)pl.hitems.p + *item_off, *ditems = (nw_item_t *)g->items.p + *item_off;
 	uint32_t *counters = (uint32_t *)g->counters.p + *launch_off;
-	memcpy(hitems, pl.items.data(), ni * sizeof(nw_item_t));
+	memcpy(hitems, sp.items.data(), ni * sizeof(nw_item_t));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(ditems, hitems, ni * sizeof(nw_item_t), cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemsetAsync(counters, 0, nl * sizeof(uint32_t), g->stream));
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev_up, g->stream));
 	for (int k = 0; k < NW_STREAMS; k++) NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->side[k], g->ev_up, 0));
 	for (size_t x = 0; x < nl; x++) {
-		const nw_launch_t &l = pl.launches[x];
+		const nw_launch_t &l = sp.launches[x];
 		nw_bparams_t p;
 		memset(&p, 0, sizeof p);
 		p.jobs = (const nw_job_t *)g->jobs.p;
@@ -139,10 +140,9 @@ static int nw_queue_slice(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, co
 }
 
 /* Run the problems ids at one score width (16 bits, or 32 with wide32); the problems that
- * need the next width are appended to next. Slices of the problems are planned and queued
- * one after the other, so that planning overlaps the kernels of the slices before. The
- * kernel time added to *ms is the span from the first slice's launches to the last one's
- * end: idle gaps, if planning ever fell behind, count as kernel time. */
+ * need the next width are appended to next. The kernel time added to *ms is the span from
+ * the first slice's launches to the last one's end: idle gaps, if planning ever fell
+ * behind, count as kernel time. */
 static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const uint8_t *qc,
 			const uint8_t *rc, const std::vector<int32_t> &ids, int wide32, bool prof_ok,
 			std::vector<int32_t> &next, float *ms, bool verbose)
@@ -150,10 +150,12 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	nw_plan_t &pl = g->plan;
 	const size_t first_next = next.size(), n = ids.size();
 	if (!n) return 0;
+	const double tp0 = nw_now();
 	const char *es = getenv("NW_GPU_SLICE"); /* test hook: problems a slice */
 	const size_t slice = es && atoll(es) > 0 ? (size_t)atoll(es) : NW_SLICE_PROBLEMS;
 	const size_t n_slices = (n + slice - 1) / slice;
 	const std::vector<int32_t> *order = &ids;
+	std::vector<std::pair<size_t, size_t> > ranges; /* of *order, in queue order */
 	size_t n_big = 0;
 	if (n_slices > 1) { /* the big problems first, then the others in their order */
 		double cells = 0;
@@ -166,24 +168,43 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 		for (size_t x = 0; x < n; x++)
 			if ((double)ps.jobs[ids[x]].m * (double)ps.jobs[ids[x]].n <= big) pl.order.push_back(ids[x]);
 		order = &pl.order;
+		if (n_big) ranges.push_back(std::make_pair((size_t)0, n_big));
+	}
+	for (size_t s = 0; s < n_slices; s++)
+		ranges.push_back(std::make_pair(n_big + (n - n_big) * s / n_slices, n_big + (n - n_big) * (s + 1) / n_slices));
+	if (pl.slices.size() < ranges.size()) pl.slices.resize(ranges.size());
+	/* plan every slice but the first on a thread of its own (or here, where none starts) */
+	std::vector<std::thread> planners;
+	if (ranges.size() > 1) nw_plan_warm(g, ps.kind, sc);
+	for (size_t k = 1; k < ranges.size(); k++) {
+		nw_slice_plan_t *sp = &pl.slices[k];
+		const int32_t *a = order->data() + ranges[k].first;
+		const size_t cnt = ranges[k].second - ranges[k].first;
+		try {
+			planners.emplace_back([=, &ps]() { sp->ret = nw_plan_batch(g, *sp, ps, sc, a, cnt, wide32, prof_ok); });
+		} catch (...) {
+			sp->ret = nw_plan_batch(g, *sp, ps, sc, a, cnt, wide32, prof_ok);
+			planners.emplace_back();
+		}
 	}
 	size_t item_off = 0, launch_off = 0;
 	bool started = false;
-	const double tp0 = nw_now();
 	/* room for every slice (items are about one a problem; the profile pads groups), so
 	 * that queued slices rarely make nw_queue_slice drain the GPU to grow them */
 	const size_t items_guess = n + n / 8 + 4096;
-	NW_TRY(nw_hbuf_reserve(g, &pl.hitems, items_guess * sizeof(nw_item_t)));
-	NW_TRY(nw_dbuf_reserve(g, &g->items, items_guess * sizeof(nw_item_t)));
-	NW_TRY(nw_dbuf_reserve(g, &g->counters, 1024 * sizeof(uint32_t)));
-	if (n_big)
-		NW_TRY(nw_queue_slice(g, ps, sc, qc, rc, order->data(), n_big, wide32, prof_ok, next, &item_off,
-				      &launch_off, &started, verbose));
-	for (size_t s = 0; s < n_slices; s++) {
-		const size_t a = n_big + (n - n_big) * s / n_slices, b = n_big + (n - n_big) * (s + 1) / n_slices;
-		NW_TRY(nw_queue_slice(g, ps, sc, qc, rc, order->data() + a, b - a, wide32, prof_ok, next, &item_off,
-				      &launch_off, &started, verbose));
+	int ret = nw_hbuf_reserve(g, &pl.hitems, items_guess * sizeof(nw_item_t));
+	if (ret == 0) ret = nw_dbuf_reserve(g, &g->items, items_guess * sizeof(nw_item_t));
+	if (ret == 0) ret = nw_dbuf_reserve(g, &g->counters, 1024 * sizeof(uint32_t));
+	if (ret == 0)
+		ret = pl.slices[0].ret = nw_plan_batch(g, pl.slices[0], ps, sc, order->data() + ranges[0].first,
+							ranges[0].second - ranges[0].first, wide32, prof_ok);
+	for (size_t k = 0; k < ranges.size(); k++) {
+		if (k > 0 && planners[k - 1].joinable()) planners[k - 1].join();
+		if (ret == 0) ret = pl.slices[k].ret;
+		if (ret == 0) ret = nw_queue_slice(g, ps, sc, qc, rc, pl.slices[k], &item_off, &launch_off, &started, verbose);
+		if (ret == 0) next.insert(next.end(), pl.slices[k].next.begin(), pl.slices[k].next.end());
 	}
+	if (ret < 0) return ret;
 	const double tp1 = nw_now();
 	if (!started) return 0; /* nothing at this width */
 	for (int k = 0; k < NW_STREAMS; k++) { /* the main stream waits for every side stream */
@@ -206,7 +227,7 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	}
 	if (verbose)
 		fprintf(stderr, "nw_gpu   batch %zu problems (%zu big first), %zu slices: planned and queued %.1f ms, then waited %.1f ms, after %.1f ms\n",
-			n, n_big, n_slices, 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1), 1e3 * (nw_now() - tp2));
+			n, n_big, ranges.size(), 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1), 1e3 * (nw_now() - tp2));
 	return 0;
 }
 

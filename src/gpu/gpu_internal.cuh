@@ -141,12 +141,20 @@ struct nw_class_t {
 	double cells;             /* sum of m * n */
 };
 
-/* Planner state, reused from call to call. */
-struct nw_plan_t {
+/* The plan of one slice of a batch run: its items and launches, and the problems that
+ * need the next width. Slices are planned side by side on host threads. */
+struct nw_slice_plan_t {
 	std::vector<nw_kid_t> kid, tmp;
 	std::vector<nw_class_t> classes;
 	std::vector<nw_item_t> items;
 	std::vector<nw_launch_t> launches;
+	std::vector<int32_t> next;
+	int ret;
+};
+
+/* Planner state, reused from call to call. */
+struct nw_plan_t {
+	std::vector<nw_slice_plan_t> slices;
 	std::vector<int32_t> batch, b32, longs;
 	std::vector<int32_t> order;   /* a batch run's problems, the big ones first */
 	std::vector<uint8_t> skip;    /* problems not run by the last 16-bit launches */
@@ -157,10 +165,14 @@ struct nw_plan_t {
 
 bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits);
 /* Plan the batch launches of the problems ids[0, n_ids) of ps at one width (16 bits, or 32 with
- * wide32) into g->plan.items and g->plan.launches; problems that need the next width are
- * appended to next. prof_ok: table-scored 16-bit problems use the profile scorer. */
-int nw_plan_batch(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *sc, const int32_t *ids, size_t n_ids,
-		  int wide32, bool prof_ok, std::vector<int32_t> &next);
+ * wide32) into sp.items and sp.launches; problems that need the next width go to sp.next.
+ * prof_ok: table-scored 16-bit problems use the profile scorer. Safe on several host
+ * threads at once (each with its own sp) once nw_plan_warm has run for the pass. */
+int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &sp, const nw_pass_t &ps, const nw_scoring_t *sc,
+		  const int32_t *ids, size_t n_ids, int wide32, bool prof_ok);
+/* Fill the caches the planner reads (occupancy of every shape of the pass's kind, length
+ * classes), so that planning threads only read them. */
+void nw_plan_warm(nw_gpu_t *g, int kind, const nw_scoring_t *sc);
 
 struct nw_gpu_s {
 	int device;

@@ -195,12 +195,27 @@ static void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, i
 }
 
 /* ---------------------------------------------------------------- one width */
-int nw_plan_batch(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *sc, const int32_t *ids, size_t n_ids,
-		  int wide32, bool prof_ok, std::vector<int32_t> &next)
+void nw_plan_warm(nw_gpu_t *g, int kind, const nw_scoring_t *sc)
 {
-	nw_plan_t &pl = g->plan;
+	static const int r16[] = NW_R16_LIST, r32[] = NW_R32_LIST, rpf[] = NW_RPROF_LIST;
+	for (int bk = 0; bk < NW_BK_TYPES; bk++) {
+		const int *rs = bk == NW_BK_TAB32 ? r32 : bk == NW_BK_PROF16 ? rpf : r16;
+		const int nr = bk == NW_BK_TAB32 ? (int)(sizeof r32 / sizeof *r32)
+				: bk == NW_BK_PROF16 ? (int)(sizeof rpf / sizeof *rpf) : (int)(sizeof r16 / sizeof *r16);
+		for (int x = 0; x < nr; x++) /* the shapes nw_pick weighs (the profile: G >= 8) */
+			for (int G = bk == NW_BK_PROF16 ? 8 : 1; G <= 32; G <<= 1)
+				nw_batch_warps_per_sm(g, bk, rs[x], G, kind, sc->n_codes);
+	}
+	(void)nw_len_class(0);
+}
+
+int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const nw_scoring_t *sc,
+		  const int32_t *ids, size_t n_ids, int wide32, bool prof_ok)
+{
+	std::vector<int32_t> &next = pl.next;
 	pl.items.clear();
 	pl.launches.clear();
+	next.clear();
 	if (!n_ids) return 0;
 	uint32_t t0, t1;
 	const bool fast_ok = nw_fast_bytes(sc, ps.kind, &t0, &t1) != 0;
