@@ -117,6 +117,18 @@ if [[ $WHICH == *A* ]]; then
 		gzip -cd "$db" >"$IN/A_db.fa"
 		run_peer A parasail "$cells" parasail_aligner -x -a sw_striped_16 -m blosum62 -o 11 -e 1 \
 			-t "$THREADS" -f "$IN/A_db.fa" -q "$IN/A_q.fa" -g "$OUTDIR/A.parasail.csv"
+		# top-hit scores: each query's best score in parasail's CSV (query index, reference
+		# index, lengths, score, ...) against nwalign's --top 1 line of that query
+		if [ -s "$OUTDIR/A.parasail.csv" ]; then
+			awk -F, '!($1 in m) || $5 > m[$1] {m[$1] = $5} END {for (q in m) print q, m[q]}' \
+				"$OUTDIR/A.parasail.csv" >"$OUTDIR/A.parasail.top"
+			awk -F'\t' '{print NR - 1, $10}' "$OUTDIR/A.out" >"$OUTDIR/A.nwalign.top"
+			eq=$(awk 'NR == FNR {best[$1] = $2; next} ($1 in best) && best[$1] == $2' \
+				"$OUTDIR/A.parasail.top" "$OUTDIR/A.nwalign.top" | wc -l)
+			nq=$(wc -l <"$OUTDIR/A.nwalign.top")
+			RESULTS+=("result A-tophits equal=$eq queries=$nq peer=parasail_sw_striped_16 commit=$COMMIT")
+			echo "A top-hit scores equal to parasail's: $eq of $nq queries" >&2
+		fi
 	fi
 fi
 
