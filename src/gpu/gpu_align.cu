@@ -50,7 +50,6 @@ static bool nw_is_long(const nw_job_t &j, int64_t long_min)
 	return (std::min(j.m, j.n) >= NW_LONG_MIN_SIDE && j.m * j.n >= NW_LONG_CELLS) || j.n > NW_BATCH_MAX_N;
 }
 
-
 /* Room for n problems in a pass. */
 static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)
 {
@@ -158,15 +157,14 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	std::vector<std::pair<size_t, size_t> > ranges; /* of *order, in queue order */
 	size_t n_big = 0;
 	if (n_slices > 1) { /* the big problems first, then the others in their order */
-		double cells = 0;
-		for (size_t x = 0; x < n; x++) cells += (double)ps.jobs[ids[x]].m * (double)ps.jobs[ids[x]].n;
-		const double big = NW_SLICE_BIG * cells / (double)n;
-		pl.order.clear();
-		for (size_t x = 0; x < n; x++)
-			if ((double)ps.jobs[ids[x]].m * (double)ps.jobs[ids[x]].n > big) pl.order.push_back(ids[x]);
-		n_big = pl.order.size();
-		for (size_t x = 0; x < n; x++)
-			if ((double)ps.jobs[ids[x]].m * (double)ps.jobs[ids[x]].n <= big) pl.order.push_back(ids[x]);
+		auto cells = [&ps](int32_t id) { return (double)ps.jobs[id].m * (double)ps.jobs[id].n; };
+		double sum = 0;
+		for (int32_t id : ids) sum += cells(id);
+		const double big = NW_SLICE_BIG * sum / (double)n;
+		pl.order.assign(ids.begin(), ids.end());
+		n_big = (size_t)(std::stable_partition(pl.order.begin(), pl.order.end(),
+						       [&](int32_t id) { return cells(id) > big; }) -
+				 pl.order.begin());
 		order = &pl.order;
 		if (n_big) ranges.push_back(std::make_pair((size_t)0, n_big));
 	}
