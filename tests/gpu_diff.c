@@ -80,6 +80,13 @@ static void set_pair(set_t *s, uint32_t q, uint32_t r)
 	s->n++;
 }
 
+/* Every query against every reference, query-major (the pipeline's all-vs-all order). */
+static void set_all_pairs(set_t *s)
+{
+	for (int64_t i = 0; i < s->q.n; i++)
+		for (int64_t j = 0; j < s->r.n; j++) set_pair(s, (uint32_t)i, (uint32_t)j);
+}
+
 /* Push q and r as a new zip pair. */
 static void set_add(set_t *s, const uint8_t *q, uint32_t ql, const uint8_t *r, uint32_t rl)
 {
@@ -366,8 +373,7 @@ static void all_vs_all_sets(scoring_t *S, nw_mode_t mode)
 		}
 		CHECK(nw_batch_push(&s.r, "r", a, l, NULL) == 0, "push reference");
 	}
-	for (int64_t i = 0; i < s.q.n; i++)
-		for (int64_t j = 0; j < s.r.n; j++) set_pair(&s, (uint32_t)i, (uint32_t)j);
+	set_all_pairs(&s);
 	snprintf(label, sizeof label, "all-vs-all %s %s gaps %d/%d kind %d", S->name, mode_name(mode),
 		 S->sc.gap_open, S->sc.gap_extend, kind);
 	run_set(label, &s, &p);
@@ -469,8 +475,7 @@ static void long_hook_sets(scoring_t *S, nw_mode_t mode)
 		}
 		CHECK(nw_batch_push(&s.r, "r", a, l, NULL) == 0, "push reference");
 	}
-	for (int64_t i = 0; i < s.q.n; i++)
-		for (int64_t j = 0; j < s.r.n; j++) set_pair(&s, (uint32_t)i, (uint32_t)j);
+	set_all_pairs(&s);
 	setenv("NW_GPU_LONG_MIN", "100", 1);
 	snprintf(label, sizeof label, "long kernel and batch %s %s", S->name, mode_name(mode));
 	top_check(label, &s, &p, 2);
@@ -542,8 +547,7 @@ static void real_sets(const char *dir, scoring_t *dna, scoring_t *prot)
 			set_free(&s);
 			continue;
 		}
-		for (int64_t i = 0; i < s.q.n; i++)
-			for (int64_t j = 0; j < s.r.n; j++) set_pair(&s, (uint32_t)i, (uint32_t)j);
+		set_all_pairs(&s);
 		for (int m = 0; m < 3; m++) {
 			nw_align_params_t p = {modes[m], &prot->sc, 0, 0};
 			snprintf(label, sizeof label, "%s %s", pq[f], mode_name(modes[m]));
@@ -586,8 +590,7 @@ static int bench(int argc, char **argv)
 	}
 	for (int k = 0; k < reps; k++) {
 		if (all) {
-			for (int64_t i = 0; i < s.q.n; i++)
-				for (int64_t j = 0; j < s.r.n; j++) set_pair(&s, (uint32_t)i, (uint32_t)j);
+			set_all_pairs(&s);
 		} else {
 			for (int64_t i = 0; i < s.q.n && i < s.r.n; i++) set_pair(&s, (uint32_t)i, (uint32_t)i);
 		}
