@@ -3,7 +3,8 @@
  * Every pair must give the same score, qstart, qend, rstart and rend. Sets of pairs:
  *  - random and mutated pairs of 1..300 residues, DNA (ACGT only: the 2-bit XOR scorer;
  *    N-rich with IUPAC codes: the table scorer) and protein, every mode, linear and affine
- *    gaps, three scorings; single residues, identical sequences;
+ *    gaps, three scorings; single residues, identical sequences; near-identical pairs
+ *    between unrelated flanks (narrow bands in the reverse pass), up to 2,500 residues;
  *  - all against all (N-rich DNA, protein): the query-profile scorer, queries of lengths
  *    around its stripe sizes;
  *  - lengths around the batch kernel's stripe sizes (multiples of 8..32 rows times 1..32
@@ -335,6 +336,26 @@ static void random_sets(scoring_t *S, nw_mode_t mode)
 			strncat(label, " ends-only", sizeof label - strlen(label) - 1);
 			run_set(label, &s, &pe);
 		}
+		set_free(&s);
+		/* near-identical pairs between unrelated flanks (reads in their windows): narrow
+		 * bands for the reverse pass, whose stripes then sweep only column windows; lengths
+		 * from one stripe to many */
+		set_init(&s, S->sc.alphabet);
+		for (int i = 0; i < (quick >= 2 ? 6 : quick ? 30 : 160); i++) {
+			uint32_t core = (uint32_t)rnd(1, rnd(0, 2) ? 300 : 2500), fq = (uint32_t)rnd(0, 3) * (uint32_t)rnd(0, 20),
+				 fr = (uint32_t)rnd(0, 60), tail = (uint32_t)rnd(0, 1) * (uint32_t)rnd(0, 40);
+			uint8_t *c = a + fq; /* query: flank, core, tail */
+			rand_seq(a, fq + core + tail, kind);
+			uint32_t rl = fr;
+			rand_seq(b, fr, kind);
+			rl += mutate(c, core, b + fr, CAP / 2, rnd(0, 3) ? rnd(0, 8) : rnd(9, 40), kind);
+			uint32_t rt = (uint32_t)rnd(0, 60);
+			rand_seq(b + rl, rt, kind);
+			set_add(&s, a, fq + core + tail, b, rl + rt);
+		}
+		snprintf(label, sizeof label, "near-identical %s %s gaps %d/%d kind %d", S->name, mode_name(mode),
+			 S->sc.gap_open, S->sc.gap_extend, kind);
+		run_set(label, &s, &p);
 		set_free(&s);
 	}
 }

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <vector>
 
+#include "band.h"
 #include "gpu_internal.cuh"
 
 #define NW_LONG_MIN_SIDE 2048               /* both sides at least this ... */
@@ -308,6 +309,21 @@ static void nw_set(nw_result_t *r, int64_t score, int64_t qs, int64_t qe, int64_
 }
 
 
+/* The reverse problem b (b.m x b.n from the forward end, backwards) only has to hold the
+ * paths of the forward score S from its origin (src/band.h): they use at most D deletions
+ * and I insertions, so they end within b.m + D columns (and, local, b.n + I rows; a
+ * semiglobal path takes every query row). Fewer columns leave every remaining cell as it
+ * was, so the cells that reach S, and the first of them, are the same. */
+static void nw_rev_band(const nw_scoring_t *sc, int fkind, int64_t S, nw_job_t *b)
+{
+	const int64_t M = sc->max_score, O = sc->gap_open, E = sc->gap_extend;
+	const int64_t ins = nw_band_gaps(M, O, E, b->m, b->n, S), del = nw_band_gaps(M, O, E, b->n, b->m, S);
+	if (del < b->n - b->m) b->n = b->m + del;
+	if (fkind == NW_DP_LOCAL && ins < b->m - b->n) b->m = b->n + ins;
+	b->dlo = (int32_t)-std::min(ins, b->m);
+	b->dhi = (int32_t)std::min(del, b->n);
+}
+
 /* See gpu_internal.cuh. */
 int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 	       const nw_pair_t *pairs, int64_t n, nw_result_t *res, nw_fwd_info *info)
@@ -360,6 +376,7 @@ int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, co
 		const int64_t x = fw.n++;
 		nw_job_t &j = fw.jobs[x];
 		j.qbase = qs->hboff[q], j.rbase = rs->hboff[r], j.m = m, j.n = nn, j.qstep = j.rstep = 1;
+		j.dlo = 0, j.dhi = 0; /* no band: the forward pass's score is not known yet */
 		fw_of[k] = x;
 		fw.fast[x] = qb->bits[q] == 2 && rb->bits[r] == 2;
 		fw.qid[x] = q;
@@ -414,6 +431,7 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 		const int64_t x = rv.n++;
 		nw_job_t &b = rv.jobs[x];
 		b.qbase = j.qbase + o.i - 1, b.rbase = j.rbase + o.j - 1, b.m = o.i, b.n = o.j, b.qstep = b.rstep = -1;
+		nw_rev_band(sc, fkind, o.score, &b);
 		rv_of[k] = x;
 		rv.fast[x] = fw.fast[fw_of[k]];
 		rv.qid[x] = (uint32_t)x;

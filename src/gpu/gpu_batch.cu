@@ -13,6 +13,12 @@
  * in global memory, so that warps that drew small items take more of them (the launch's
  * tail is the largest batch, not the unlucky sum of a static share).
  *
+ * Reverse local problems carry a band of diagonals that holds every path of their target
+ * score (src/band.h): each stripe then sweeps only the window of columns that its rows'
+ * band needs, and whatever enters from outside the window is the score of a path of gaps
+ * only, which is never above the true value (see nw_bthread::outside). The cells on the
+ * band keep their values, so the cells that reach the target are found as before.
+ *
  * With the profile scorer (nw_sc_prof) all items of a batch align one query: group 0
  * builds the stripe's profile in begin(), and a warp barrier separates that from the
  * steps of every group.
@@ -20,6 +26,7 @@
  * nw_bthread holds all per-thread logic; the kernel adds only shuffles, and
  * nw_batch_emulate() replays the same logic on the host (tests without a GPU).
  */
+#include <algorithm>
 #include <stdlib.h>
 #include <string.h>
 #include <vector>
@@ -74,11 +81,13 @@ struct nw_bthread {
 	enum { LANES = L::LANES };
 	static const bool RELU = KC == NW_KC_LOCAL;
 	static const bool TRACK = KC != NW_KC_LASTROW;
+	static const bool BAND = KC == NW_KC_REVLOCAL; /* column windows from the jobs' bands */
 
 	/* the group's item (lane 1 repeats lane 0 for one-lane types and single items) */
 	int t, G, SR;
 	int64_t item;
 	int32_t jid[2], m[2], n[2], P[2], N, ns;
+	int32_t dlo[2], dhi[2]; /* the lanes' bands (BAND) */
 	nw_job_t jb[2];
 	nw_dp_rules ru;
 	int32_t O, E;
@@ -90,6 +99,7 @@ struct nw_bthread {
 	/* stripe */
 	int s;
 	int32_t i0;      /* padded index of my first row */
+	int32_t jlo, jhi; /* the stripe's columns (all of them without a band) */
 	nw_sweep<SC, R, RELU> sw;
 	nw_tracker<L, R> tr;
 	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
@@ -134,6 +144,8 @@ struct nw_bthread {
 				jb[k] = p.jobs[jid[k]];
 				m[k] = (int32_t)jb[k].m;
 				n[k] = (int32_t)jb[k].n;
+				dlo[k] = jb[k].dlo;
+				dhi[k] = jb[k].dhi;
 				mx = m[k] > mx ? m[k] : mx;
 				N = n[k] > N ? n[k] : N;
 			}
@@ -152,6 +164,53 @@ struct nw_bthread {
 		border = (V *)(slot + p.ncap + 1);
 	}
 
+	/* Columns [lo, hi] of stripe s_ (hi < lo: none): the union of the lanes' windows,
+	 * each lane's rows [fr, lr] needing [fr + dlo, lr + dhi]. Padding rows stand for row 0
+	 * (they copy the top border, whose cells up to dhi are on the band). */
+	NW_HD void window(int s_, int32_t &lo, int32_t &hi) const
+	{
+		lo = 1, hi = s_ < ns ? N : 0;
+		if (!BAND || s_ >= ns) return;
+		int64_t l = INT64_MAX, h = 0;
+		for (int k = 0; k < 2; k++) {
+			const int64_t fr = (int64_t)s_ * SR + 1 - P[k], lr = (int64_t)(s_ + 1) * SR - P[k];
+			int64_t klo = (fr > 0 ? fr : 0) + dlo[k], khi = (lr > 0 ? lr : 0) + dhi[k];
+			klo = klo > 1 ? klo : 1;
+			khi = khi < n[k] ? khi : n[k];
+			if (klo <= khi) l = klo < l ? klo : l, h = khi > h ? khi : h;
+		}
+		lo = h ? (int32_t)l : 1;
+		hi = (int32_t)h;
+	}
+	/* A value at most H[i][j] (padded row ip, column j >= 0) for cells outside the
+	 * window: the score of a path of gaps only from the origin (reverse local problems
+	 * have global borders), which the 16-bit bound of nw_fits already allows for. */
+	NW_HD V outside(int32_t ip, int32_t j) const
+	{
+		int64_t v[2];
+		for (int k = 0; k < 2; k++) {
+			const int64_t i = ip > P[k] ? (int64_t)ip - P[k] : 0;
+			v[k] = -(2 * (int64_t)O + (i + j) * E);
+		}
+		return L::pack2(v[0], v[1]);
+	}
+	/* Before stripe s_ (after a warp barrier): the border columns past the previous
+	 * stripe's window get the outside value of the row above. */
+	NW_HD void fill_border(int s_)
+	{
+		if (!BAND || s_ == 0 || s_ >= ns) return;
+		int32_t plo, phi, lo, hi;
+		window(s_ - 1, plo, phi);
+		window(s_, lo, hi);
+		for (int32_t j = (phi + 1 > lo ? phi + 1 : lo) + t; j <= hi; j += G) {
+			const V h = outside(s_ * SR, j);
+			border[2 * j] = h;
+			border[2 * j + 1] = L::add(h, neg_oe);
+		}
+	}
+	/* Steps of stripe s (0 once the group's problems are done). */
+	NW_HD int32_t steps() const { return s < ns && jhi >= jlo ? jhi - jlo + G : 0; }
+
 	NW_HD void stage_cols(const nw_bparams_t &p)
 	{
 		for (int32_t j = 1 + t; j <= N; j += G) cols[j] = sc.colword(rcode(p, 0, j), rcode(p, 1, j));
@@ -163,31 +222,39 @@ struct nw_bthread {
 		s = s_;
 		i0 = s * SR + t * R + 1;
 		if (s >= ns) return;
+		window(s, jlo, jhi);
+		const bool left = jlo == 1; /* the window starts at the left border */
 		int qc[R];
 #pragma unroll
 		for (int r = 0; r < R; r++) {
 			int32_t ra = i0 + r - P[0], rb = i0 + r - P[1];
 			qc[r] = SC::PROFILE && !build ? -1 : qcode(p, 0, ra);
 			sw.q[r] = sc.row(qc[r], SC::PROFILE ? -1 : qcode(p, 1, rb));
-			sw.h[r] = L::pack2(lb(ra), lb(rb));
+			sw.h[r] = !BAND || left ? L::pack2(lb(ra), lb(rb)) : outside(i0 + r, jlo - 1);
 			sw.e[r] = L::add(sw.h[r], neg_oe);
 		}
 		if (SC::PROFILE && build) nw_build<R>(sc, qc);
-		sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
+		if (!BAND || left) {
+			sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
+		} else { /* thread 0: H[i0 - 1][jlo - 1], on the band, from the stripe above */
+			int32_t plo, phi;
+			window(s - 1, plo, phi);
+			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[2 * (jlo - 1)] : outside(i0 - 1, jlo - 1);
+		}
 		if (TRACK) tr.reset();
-		cw_next = N >= 1 ? cols[1] : 0;
+		cw_next = jhi >= jlo ? cols[jlo] : 0;
 		bh_next = bf_next = 0;
-		if (t == 0 && s > 0 && N >= 1) bh_next = border[2], bf_next = border[3];
+		if (t == 0 && s > 0 && jhi >= jlo) bh_next = border[2 * jlo], bf_next = border[2 * jlo + 1];
 	}
 
-	/* Step k of the stripe: column j = k - t + 1. hin/fin: what the thread above sent. */
+	/* Step k of the stripe: column j = jlo + k - t. hin/fin: what the thread above sent. */
 	NW_HD void step(int64_t k, V hin, V fin, V &hout, V &fout)
 	{
-		int32_t j = (int32_t)k - t + 1;
-		if (s >= ns || j < 1 || j > N) return;
+		int32_t j = (int32_t)k - t + jlo;
+		if (s >= ns || j < jlo || j > jhi) return;
 		uint32_t cw = cw_next;
 		V bh = bh_next, bf = bf_next;
-		if (j < N) { /* issue the next step's loads now: they land while this one computes */
+		if (j < jhi) { /* issue the next step's loads now: they land while this one computes */
 			cw_next = cols[j + 1];
 			if (t == 0 && s > 0) bh_next = border[2 * j + 2], bf_next = border[2 * j + 3];
 		}
@@ -278,13 +345,17 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 		th.init(p, sc, wi * gpw + g, t, slot, snap);
 		th.stage_cols(p);
 		__syncwarp();
-		const int32_t nw_n = __reduce_max_sync(0xffffffffu, (unsigned)th.N);
 		const int32_t nw_s = __reduce_max_sync(0xffffffffu, (unsigned)th.ns);
 		for (int s = 0; s < nw_s; s++) {
+			if (T::BAND) {
+				th.fill_border(s);
+				__syncwarp();
+			}
 			th.begin(p, s, g == 0);
 			if (SC::PROFILE) __syncwarp(); /* group 0 wrote the profile */
+			const int32_t nw_k = __reduce_max_sync(0xffffffffu, (unsigned)th.steps());
 			V hout = 0, fout = 0;
-			for (int64_t k = 0; k < nw_n + G - 1; k++) {
+			for (int64_t k = 0; k < nw_k; k++) {
 				V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
 				V fin = __shfl_up_sync(0xffffffffu, fout, 1, G);
 				th.step(k, hin, fin, hout, fout);
@@ -327,7 +398,7 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, R)), hout(32), fout(32), hin(32), fin(32);
 	std::vector<uint4> prof(SC::PROFILE ? nw_sc_prof::bytes(p.ncodes, G, R) / 16 + 1 : 1);
 	for (int64_t wi = 0; wi < nwi; wi++) {
-		int32_t nw_n = 0, nw_s = 0;
+		int32_t nw_s = 0;
 		for (int l = 0; l < 32; l++) {
 			T &x = th[l];
 			SC scl = sc;
@@ -336,13 +407,15 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 			       &snaps[l * NW_SNAP_WORDS(L, R)]);
 			x.stage_cols(p);
 		}
-		for (int l = 0; l < 32; l++) {
-			nw_n = th[l].N > nw_n ? th[l].N : nw_n;
-			nw_s = th[l].ns > nw_s ? th[l].ns : nw_s;
-		}
+		for (int l = 0; l < 32; l++) nw_s = th[l].ns > nw_s ? th[l].ns : nw_s;
 		for (int s = 0; s < nw_s; s++) {
-			for (int l = 0; l < 32; l++) th[l].begin(p, s, l < G), hout[l] = fout[l] = 0;
-			for (int64_t k = 0; k < nw_n + G - 1; k++) {
+			for (int l = 0; l < 32; l++) th[l].fill_border(s);
+			int32_t nw_k = 0;
+			for (int l = 0; l < 32; l++) {
+				th[l].begin(p, s, l < G), hout[l] = fout[l] = 0;
+				nw_k = std::max(nw_k, th[l].steps());
+			}
+			for (int64_t k = 0; k < nw_k; k++) {
 				for (int l = 0; l < 32; l++) {
 					int src = (l % G) ? l - 1 : l; /* __shfl_up_sync(.., 1, G) */
 					hin[l] = hout[src];

@@ -99,6 +99,9 @@ typedef struct {
 	int64_t qbase, rbase;  /* code index of residue 0 of the sub-problem */
 	int64_t m, n;          /* rows (query), columns (reference) */
 	int32_t qstep, rstep;  /* +1, or -1 for a reversed prefix */
+	int32_t dlo, dhi;      /* reverse local: the diagonals j - i that hold every path of
+				* the target score (src/band.h); the batch kernel computes only
+				* a window of columns around them in each stripe */
 } nw_job_t;
 
 typedef struct {
@@ -138,6 +141,8 @@ struct nw_class_t {
 	size_t x0, x1;            /* kid[x0, x1) */
 	int64_t mmax, nmax;       /* of the class */
 	double nmean;
+	double wmean;             /* reverse local: band width (columns a row needs), mean */
+	int64_t wmax;             /* and largest; 0 without bands */
 	double cells;             /* sum of m * n */
 };
 

@@ -62,16 +62,25 @@ static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, in
 	const double occ = warps >= 16 ? 1.0 : std::sqrt(warps / 16.0);
 	const int64_t SR = (int64_t)G * R, ns = (c.mmax + SR - 1) / SR;
 	const double rows = (double)(ns * SR) + 32.0 * (double)(ns - 1); /* a stripe's border and restart */
+	/* banded problems: a stripe sweeps its rows plus the band, not every column */
+	const double cols = c.wmean > 0 ? std::min(c.nmean, (double)SR + c.wmean) : c.nmean;
+	const double cols_max = c.wmax > 0 ? std::min((double)c.nmax, (double)(SR + c.wmax)) : (double)c.nmax;
 	const double unit = nw_cost_r(R) * nw_cost_g(G) / occ;
 	const double lanes = c.bk == NW_BK_TAB32 ? 1 : 2, cnt = (double)(c.x1 - c.x0);
-	const double work = cnt * rows * (c.nmean + G - 1) * unit;
-	const double batch = (32.0 / G) * lanes * rows * (double)(c.nmax + G - 1) * unit;
+	const double work = cnt * rows * (cols + G - 1) * unit;
+	const double batch = (32.0 / G) * lanes * rows * (cols_max + G - 1) * unit;
 	return work * std::max(1.0, batch / 4.0 / std::max(t_pass, 1.0));
 }
 
-/* Shape (G threads a group, R rows a thread) for class c; the profile scorer takes G >= 8
- * and R a multiple of 8 (nw_sc_prof). */
-static void nw_pick(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, double t_pass, int *G_out, int *R_out)
+/* Banded classes take groups of at least this many threads: with column windows, groups
+ * of 1 or 2 threads (stripes of a few rows, many of them) ran slower than the model says
+ * (1M read pairs on an H200, reverse pass: G = 4 9.4 ms, G = 2 10.0 ms, G = 1 14.2 ms,
+ * one stripe of G = 8 12.1 ms). */
+#define NW_BAND_GMIN 4
+
+/* Shape (G threads a group, R rows a thread) for class c, G >= gmin; the profile scorer
+ * takes G >= 8 and R a multiple of 8 (nw_sc_prof). */
+static void nw_pick(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, double t_pass, int *G_out, int *R_out, int gmin)
 {
 	static const int r16[] = NW_R16_LIST, r32[] = NW_R32_LIST, rpf[] = NW_RPROF_LIST;
 	const int bk = c.bk;
@@ -82,7 +91,7 @@ static void nw_pick(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, doub
 	*G_out = 32;
 	*R_out = rs[0];
 	for (int x = 0; x < nr; x++)
-		for (int G = bk == NW_BK_PROF16 ? 8 : 1; G <= 32; G <<= 1) {
+		for (int G = bk == NW_BK_PROF16 ? std::max(8, gmin) : gmin; G <= 32; G <<= 1) {
 			const double t = nw_cost(g, c, kind, ncodes, G, rs[x], t_pass);
 			if (t < tbest) tbest = t, *G_out = G, *R_out = rs[x];
 		}
@@ -219,6 +228,8 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 	if (!n_ids) return 0;
 	uint32_t t0, t1;
 	const bool fast_ok = nw_fast_bytes(sc, ps.kind, &t0, &t1) != 0;
+	const bool band = ps.kind == NW_DP_REV_LOCAL; /* the kernel class with column windows */
+
 	pl.kid.resize(n_ids);
 	for (size_t x = 0; x < n_ids; x++) {
 		const int32_t id = ids[x];
@@ -229,7 +240,9 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 		/* m < 2^31, n <= NW_BATCH_MAX_N < 2^31 */
 		k.key = bk << 62 | (uint64_t)j.m << 31 | (uint64_t)j.n;
 		k.id = id;
-		k.qid = bk == NW_BK_PROF16 ? ps.qid[id] : 0;
+		/* the profile's problems go by query; banded ones by band width within a query
+		 * length, so that the problems of a warp sweep windows of about the same width */
+		k.qid = bk == NW_BK_PROF16 ? ps.qid[id] : band ? (uint32_t)std::min<int64_t>(j.n, (int64_t)j.dhi - j.dlo + 1) : 0;
 	}
 	nw_radix_sort(pl.kid, pl.tmp);
 	/* largest first: the items are taken in order, so the longest ones start early
@@ -247,16 +260,19 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 		c.x0 = x;
 		c.mmax = c.nmax = 0;
 		c.cells = 0;
-		double nsum = 0;
+		c.wmax = 0;
+		double nsum = 0, wsum = 0;
 		for (; x < kid.size() && nw_key_bk(kid[x].key) == c.bk && nw_len_class(nw_key_m(kid[x].key)) == lc; x++) {
 			const int64_t m = nw_key_m(kid[x].key), n = nw_key_n(kid[x].key);
 			nsum += (double)n;
+			if (band) wsum += kid[x].qid, c.wmax = std::max<int64_t>(c.wmax, kid[x].qid);
 			c.cells += (double)m * (double)n;
 			c.mmax = std::max(c.mmax, m);
 			c.nmax = std::max(c.nmax, n);
 		}
 		c.x1 = x;
 		c.nmean = nsum / (double)(c.x1 - c.x0);
+		c.wmean = wsum / (double)(c.x1 - c.x0);
 		cells += c.cells;
 		cls.push_back(c);
 	}
@@ -274,7 +290,7 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 			l.R = prevR;
 		} else if (!nw_env_cfg(c.bk, &l.G, &l.R) ||
 			   nw_batch_warps_per_sm(g, c.bk, l.R, l.G, ps.kind, sc->n_codes) <= 0) {
-			nw_pick(g, c, ps.kind, sc->n_codes, t_pass, &l.G, &l.R);
+			nw_pick(g, c, ps.kind, sc->n_codes, t_pass, &l.G, &l.R, band ? NW_BAND_GMIN : 1);
 		}
 		prevG = l.G, prevR = l.R;
 		l.first = (int64_t)pl.items.size();

@@ -1,0 +1,44 @@
+/* band.h: how far from the main diagonal an alignment of a known score can stray.
+ *
+ * An alignment path from a fixed origin that uses at most a query rows and b reference
+ * columns has x diagonal steps, I insertions (query residues against a gap) and D
+ * deletions, with x <= a - I and x <= b - D. Each diagonal step scores at most M (the
+ * best substitution score) and gaps cost O + L*E each, so a path of score >= S obeys
+ *     S <= M*x - E*(I + D) - O*[I > 0] - O*[D > 0].
+ * Hence, when I > 0,
+ *     I <= (M*a - S - O) / (M + E)    (x <= a - I, D >= 0)
+ *     I <= (M*b - S - O) / E          (x <= b)
+ * and the same for D with a and b swapped. Every cell such a path visits lies on a
+ * diagonal d = j - i (relative to the origin) with -I <= d <= D.
+ *
+ * That makes narrow bands exact where the score is already known (the passes after the
+ * forward pass): cells off the band can be dropped, or left lower than their true values,
+ * without changing the value of any cell on a path of score S, so the cells that reach S,
+ * and the direction bits along such a path, are those of the full matrix. With a high
+ * score (a read against its own window) the band is a few diagonals wide.
+ */
+#ifndef NW_BAND_H
+#define NW_BAND_H
+
+#include <stdint.h>
+
+/* The most residues of one sequence that a path of score >= S can leave in gaps: own is
+ * that sequence's length available to the path, other the other's; M the best
+ * substitution score, O and E the gap costs. INT64_MAX when the scores give no bound. */
+static inline int64_t nw_band_gaps(int64_t M, int64_t O, int64_t E, int64_t own, int64_t other, int64_t S)
+{
+	int64_t best = INT64_MAX;
+	if (M + E > 0) {
+		const int64_t num = M * own - S - O;
+		if (num < 0) return 0;
+		best = num / (M + E);
+	}
+	if (E > 0) {
+		const int64_t num = M * other - S - O;
+		if (num < 0) return 0;
+		if (num / E < best) best = num / E;
+	}
+	return best;
+}
+
+#endif
