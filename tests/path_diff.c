@@ -7,6 +7,12 @@
  *  - full tracebacks: random and mutated DNA (ACGT, and with N) and protein pairs of 1..700
  *    residues, lengths around the stripe of NW_PATH_ROWS rows, every mode, affine and
  *    linear gaps;
+ *  - banded full tracebacks (the GPU computes only the diagonals that the known score
+ *    allows): near-identical pairs (0-3% differences: bands of a few diagonals), blocks
+ *    inserted or deleted at either end or in the middle (bands cut by the matrix edges),
+ *    protein (wide bands), spans of one or two rows or columns, lengths around every
+ *    stripe height G R; each with the cost model's shapes and with every G forced through
+ *    NW_GPU_PATH_G;
  *  - GACT: long mutated pairs (5-15% differences, and long indels that span several tiles)
  *    past NW_PATH_FULL_CELLS, several tile sizes and overlaps, every mode;
  *  - exact (--exact): the same long pairs, with Myers-Miller leaves of the default size
@@ -20,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "band.h"
 #include "cpu_align.h"
 #include "gpu/gpu.h"
 #include "nwalign.h"
@@ -105,6 +112,24 @@ static void print_cigar(const char *what, const nw_result_t *r)
  * CPU's Myers-Miller leaf size, which also splits the CPU's full-kind paths. */
 static int exact_only;
 
+/* How narrow the bands of a set's full-kind spans are (src/band.h, as the GPU engine
+ * computes them), so that the output shows what the banded sets exercise: spans with at
+ * most 8 diagonals, at most 64, more but short of the whole matrix, the whole matrix. */
+static void band_widths(const nw_result_t *res, int64_t n, const nw_scoring_t *sc, long *count)
+{
+	for (int x = 0; x < 4; x++) count[x] = 0;
+	for (int64_t k = 0; k < n; k++) {
+		const int64_t m = res[k].qend - res[k].qstart, nn = res[k].rend - res[k].rstart;
+		if (res[k].path_kind != NW_PATH_FULL || m == 0 || nn == 0) continue;
+		int64_t ins = nw_band_gaps(sc->max_score, sc->gap_open, sc->gap_extend, m, nn, res[k].score);
+		int64_t del = nw_band_gaps(sc->max_score, sc->gap_open, sc->gap_extend, nn, m, res[k].score);
+		ins = ins < m ? ins : m;
+		del = del < nn ? del : nn;
+		const int64_t w = ins + del + 1;
+		count[ins == m && del == nn ? 3 : w <= 8 ? 0 : w <= 64 ? 1 : 2]++;
+	}
+}
+
 static void check_set(const char *name, set_t *s, nw_align_params_t p)
 {
 	int64_t n = s->n;
@@ -149,7 +174,13 @@ static void check_set(const char *name, set_t *s, nw_align_params_t p)
 			print_cigar("gpu", &res[k]);
 		}
 	}
-	printf("%-34s %6lld pairs, %ld differ\n", name, (long long)n, bad);
+	long bw[4];
+	band_widths(cpu, n, p.sc, bw);
+	if (bw[0] + bw[1] + bw[2] + bw[3])
+		printf("%-34s %6lld pairs, %ld differ (full-kind bands of <= 8 diagonals: %ld, <= 64: %ld, more: %ld, "
+		       "whole: %ld)\n", name, (long long)n, bad, bw[0], bw[1], bw[2], bw[3]);
+	else
+		printf("%-34s %6lld pairs, %ld differ\n", name, (long long)n, bad);
 	for (int64_t k = 0; k < n; k++) {
 		nw_result_free(&cpu[k]);
 		nw_result_free(&res[k]);
@@ -211,6 +242,80 @@ static void full_sets(void)
 				check_set(name, &s, p);
 				set_free(&s);
 			}
+	}
+}
+
+/* Pairs for banded paths, of an alphabet of nc codes. */
+static void band_set(set_t *s, nw_alphabet_t al, int nc)
+{
+	/* around G R = 16, 20, 24, 32, 40, 48, 64, 96, 128, 160, 192, 256 rows */
+	static const int lens[] = {1,  2,  3,  5,   15,  16,  17,  20,  24,  31,  32,  33,  40,  47,  48,  49, 63,
+				   64, 65, 80, 96, 127, 128, 129, 150, 160, 191, 192, 193, 255, 256, 257, 400, 1500};
+	static const double rates[] = {0, 0.005, 0.01, 0.02, 0.03, 0.15};
+	const int nl = (int)(sizeof lens / sizeof lens[0]), nr = (int)(sizeof rates / sizeof rates[0]);
+	uint8_t a[1600], b[1700];
+	set_init(s, al);
+	for (int x = 0; x < nl; x++)
+		for (int y = 0; y < nr; y++) { /* near-identical: narrow bands; 15%: wider */
+			random_seq(a, lens[x], nc);
+			int bl = mutate(a, lens[x], b, (int)sizeof b - 1, rates[y], 1 + (x + y) % 3, nc);
+			if (bl == 0) b[bl++] = a[0];
+			if ((x + y) % 2) set_add(s, a, lens[x], b, bl);
+			else set_add(s, b, bl, a, lens[x]);
+		}
+	for (int x = 4; x < nl; x += 3) /* a block of 1..40 residues in or out, at either end or inside */
+		for (int where = 0; where < 3; where++) {
+			const int len = lens[x], blk = rnd(1, len < 40 ? len : 40);
+			const int at = where == 0 ? 0 : where == 1 ? len - blk : rnd(0, len - blk);
+			random_seq(a, len, nc);
+			int bl = 0;
+			if ((x + where) % 2) { /* blk residues inserted before a[at] */
+				for (int i = 0; i < at; i++) b[bl++] = a[i];
+				for (int i = 0; i < blk; i++) b[bl++] = (uint8_t)rnd(0, nc - 1);
+				for (int i = at; i < len; i++) b[bl++] = a[i];
+			} else { /* a[at, at + blk) deleted */
+				for (int i = 0; i < len; i++)
+					if (i < at || i >= at + blk) b[bl++] = a[i];
+				if (bl == 0) b[bl++] = a[0];
+			}
+			if (x % 2) set_add(s, a, len, b, bl);
+			else set_add(s, b, bl, a, len);
+		}
+	for (int l = 1; l <= 2; l++) /* one or two rows (or columns) against a few dozen */
+		for (int fl = 0; fl <= 30; fl += 5) {
+			random_seq(a, l, nc);
+			int bl = 0;
+			for (int i = 0; i < fl; i++) b[bl++] = (uint8_t)rnd(0, nc - 1);
+			for (int i = 0; i < l; i++) b[bl++] = a[i];
+			for (int i = 0; i < fl / 2; i++) b[bl++] = (uint8_t)rnd(0, nc - 1);
+			set_add(s, a, l, b, bl);
+			set_add(s, b, bl, a, l);
+		}
+}
+
+static void band_sets(void)
+{
+	static const char *gs[] = {NULL, "4", "8", "16", "32"};
+	for (int kind = 0; kind < 3; kind++) { /* DNA ACGT, DNA with N, protein */
+		const nw_alphabet_t al = kind < 2 ? NW_ALPHA_DNA : NW_ALPHA_PROTEIN;
+		set_t s;
+		band_set(&s, al, kind == 0 ? 4 : kind == 1 ? 5 : 20);
+		for (int g = 0; g < 5; g++) {
+			if (gs[g]) setenv("NW_GPU_PATH_G", gs[g], 1);
+			else unsetenv("NW_GPU_PATH_G");
+			for (int md = 0; md < 3; md++)
+				for (int lin = 0; lin < 2; lin++) {
+					nw_align_params_t p = {0};
+					p.mode = modes[md];
+					p.sc = kind < 2 ? (lin ? &sc_dna_lin : &sc_dna) : (lin ? &sc_prot_lin : &sc_prot);
+					char name[80];
+					snprintf(name, sizeof name, "band %s %s %s G=%s", kind == 0 ? "dna" : kind == 1 ? "dna+N" : "protein",
+						 mode_name[md], lin ? "linear" : "affine", gs[g] ? gs[g] : "auto");
+					check_set(name, &s, p);
+				}
+		}
+		unsetenv("NW_GPU_PATH_G");
+		set_free(&s);
 	}
 }
 
@@ -301,6 +406,7 @@ int main(void)
 	ws = nw_workspace_new();
 	scorings();
 	full_sets();
+	band_sets();
 	long_sets();
 	nw_workspace_free(ws);
 	if (gpu) nw_gpu_close(gpu);

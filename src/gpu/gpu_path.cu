@@ -10,8 +10,14 @@
  *     trace problems with the leaf's gap opens.
  * The decisions, tie rules and splits are the CPU engine's, so the CIGARs are identical.
  *
+ * A FULL span's optimal score is known (the score engine's), so its problem computes only
+ * the diagonals that a path of that score can reach (src/band.h): with a score near the
+ * maximum, a few. To follow such a band closely a problem takes fewer threads (G of 4, 8
+ * or 16 rather than a warp: stripes of fewer rows, less lag), chosen with R by a small cost
+ * model; GACT tiles and Myers-Miller problems keep the whole matrix and a warp each.
+ *
  * A batch is cut to the device memory that cudaMemGetInfo reports free (direction words
- * dominate: 4 bits a cell, rounded up to stripes of 32 R rows). The same driver
+ * dominate: 4 bits a computed cell, rounded up to stripes of G R rows). The same driver
  * runs on the host with the kernels emulated thread by thread (nw_gpu_paths_emulated), so
  * that tests can check the thread logic without a device.
  */
@@ -20,11 +26,13 @@
 #include <string.h>
 #include <thread>
 #include <time.h>
+#include <type_traits>
 #include <vector>
 
 #include "gpu_internal.cuh"
 #include "path_dp.cuh"
 extern "C" {
+#include "band.h"
 #include "path.h"
 }
 
@@ -33,8 +41,10 @@ extern "C" {
 
 /* ---------------------------------------------------------------- kernels */
 
-/* ids[0..count): the problems of this launch (all of one R). */
-template <int R>
+/* ids[0..count): the problems of this launch (all of one R and G); a warp takes 32 / G
+ * consecutive ones, a group each. Stripe and step loops run to the warp's longest problem:
+ * the shuffles need every lane. */
+template <int R, int G>
 __global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p, const int32_t *ids, int64_t count,
 								   uint32_t *counter)
 {
@@ -43,24 +53,26 @@ __global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p,
 	__syncthreads();
 	nw_pparams q = p;
 	q.score = tab;
-	const int lane = threadIdx.x & 31;
+	const int lane = threadIdx.x & 31, grp = lane / G, t = lane % G;
 	for (;;) {
 		uint32_t x = 0;
-		if (lane == 0) x = atomicAdd(counter, 1u);
+		if (lane == 0) x = atomicAdd(counter, 32u / G);
 		x = __shfl_sync(0xffffffffu, x, 0);
 		if ((int64_t)x >= count) break;
-		nw_pthread<R> th;
-		th.init(q, ids[x], lane);
-		for (int32_t s = 0; s <= th.last_s; s++) {
+		const int64_t mine = (int64_t)x + grp;
+		nw_pthread<R, G> th;
+		th.init(q, mine < count ? ids[mine] : -1, t);
+		const int32_t stripes = (int32_t)__reduce_max_sync(0xffffffffu, (unsigned)(th.last_s + 1));
+		for (int32_t s = 0; s < stripes; s++) {
 			th.begin(q, s);
+			const int32_t steps = (int32_t)__reduce_max_sync(0xffffffffu, (unsigned)th.steps);
 			int32_t hc = 0, fc = 0;
-			const int64_t steps = (int64_t)th.jb.n + NW_PATH_LAG;
-			for (int64_t k = 0; k < steps; k++) {
-				int32_t hin = __shfl_up_sync(0xffffffffu, hc, 1), fin = __shfl_up_sync(0xffffffffu, fc, 1);
-				if (lane == 0) th.top(q, k, hin, fin);
+			for (int32_t k = 0; k < steps; k++) {
+				int32_t hin = __shfl_up_sync(0xffffffffu, hc, 1, G), fin = __shfl_up_sync(0xffffffffu, fc, 1, G);
+				if (t == 0) th.top(q, k, hin, fin);
 				th.step(q, k, hin, fin, hc, fc);
 			}
-			__syncwarp();
+			__syncwarp(); /* the border row is complete before the next stripe reads it */
 		}
 	}
 }
@@ -72,42 +84,84 @@ __global__ void nw_path_trace_kernel(nw_pparams p)
 		nw_ptrace(p, id);
 }
 
-/* The kernels' thread logic on the host: the 32 threads of a warp step by step, each
- * taking what its left neighbour produced at the previous step (the shuffle). */
-template <int R>
-static void nw_path_emulate_job(const nw_pparams &p, int64_t id)
+/* The kernel's thread logic on the host: a warp's 32 lanes step by step, in groups of G,
+ * each lane taking what its left neighbour in the group produced at the previous step (the
+ * width-G shuffle), with the warp-wide stripe and step counts. */
+template <int R, int G>
+static void nw_path_emulate_launch(const nw_pparams &p, const int32_t *ids, int64_t count)
 {
-	nw_pthread<R> th[32];
-	for (int t = 0; t < 32; t++) th[t].init(p, id, t);
-	for (int32_t s = 0; s <= th[0].last_s; s++) {
-		int32_t hc[32] = {0}, fc[32] = {0};
-		for (int t = 0; t < 32; t++) th[t].begin(p, s);
-		const int64_t steps = (int64_t)th[0].jb.n + NW_PATH_LAG;
-		for (int64_t k = 0; k < steps; k++) {
-			int32_t hin[32], fin[32];
-			for (int t = 0; t < 32; t++) { /* the shuffle: thread t - 1's last outputs */
-				hin[t] = t ? hc[t - 1] : hc[31];
-				fin[t] = t ? fc[t - 1] : fc[31];
+	nw_pthread<R, G> th[32];
+	for (int64_t x = 0; x < count; x += 32 / G) {
+		int32_t stripes = 0;
+		for (int l = 0; l < 32; l++) {
+			th[l].init(p, x + l / G < count ? ids[x + l / G] : -1, l % G);
+			stripes = std::max(stripes, th[l].last_s + 1);
+		}
+		for (int32_t s = 0; s < stripes; s++) {
+			int32_t hc[32] = {0}, fc[32] = {0}, steps = 0;
+			for (int l = 0; l < 32; l++) {
+				th[l].begin(p, s);
+				steps = std::max(steps, th[l].steps);
 			}
-			th[0].top(p, k, hin[0], fin[0]);
-			for (int t = 0; t < 32; t++) th[t].step(p, k, hin[t], fin[t], hc[t], fc[t]);
+			for (int32_t k = 0; k < steps; k++) {
+				int32_t hin[32], fin[32];
+				for (int l = 0; l < 32; l++) { /* __shfl_up_sync(.., 1, G) */
+					const int src = l % G ? l - 1 : l;
+					hin[l] = hc[src];
+					fin[l] = fc[src];
+				}
+				for (int l = 0; l < 32; l += G) th[l].top(p, k, hin[l], fin[l]);
+				for (int l = 0; l < 32; l++) th[l].step(p, k, hin[l], fin[l], hc[l], fc[l]);
+			}
 		}
 	}
 }
 
-/* The R of each instance; a problem's R is nw_pick_R's choice. */
+/* The shapes: R (rows a thread) and G (threads a problem); one launch per shape. */
 static const int nw_path_rs[4] = {4, 5, 6, 8};
+static const int nw_path_gs[4] = {4, 8, 16, 32};
+#define NW_PATH_SHAPES 16
 
-static void nw_path_emulate(const nw_pparams &p)
+static int nw_path_shape(int R, int G)
 {
-	for (int64_t id = 0; id < p.n_jobs; id++) {
-		switch (p.jobs[id].R) {
-		case 4: nw_path_emulate_job<4>(p, id); break;
-		case 5: nw_path_emulate_job<5>(p, id); break;
-		case 6: nw_path_emulate_job<6>(p, id); break;
-		default: nw_path_emulate_job<8>(p, id); break;
-		}
+	int r = 0, g = 0;
+	while (r < 3 && nw_path_rs[r] != R) r++;
+	while (g < 3 && nw_path_gs[g] != G) g++;
+	return r * 4 + g;
+}
+
+/* Calls f(integral_constant R, integral_constant G) with the R and G of shape x, so that
+ * launch and emulation reach the instance of that shape. */
+template <int R, class F>
+static void nw_path_with_G(int G, F &&f)
+{
+	switch (G) {
+	case 4: f(std::integral_constant<int, R>(), std::integral_constant<int, 4>()); break;
+	case 8: f(std::integral_constant<int, R>(), std::integral_constant<int, 8>()); break;
+	case 16: f(std::integral_constant<int, R>(), std::integral_constant<int, 16>()); break;
+	default: f(std::integral_constant<int, R>(), std::integral_constant<int, 32>()); break;
 	}
+}
+template <class F>
+static void nw_path_with_shape(int x, F &&f)
+{
+	const int G = nw_path_gs[x % 4];
+	switch (nw_path_rs[x / 4]) {
+	case 4: nw_path_with_G<4>(G, f); break;
+	case 5: nw_path_with_G<5>(G, f); break;
+	case 6: nw_path_with_G<6>(G, f); break;
+	default: nw_path_with_G<8>(G, f); break;
+	}
+}
+
+/* ids[first[x]..first[x + 1]): the problems of shape x, in launch order. */
+static void nw_path_emulate(const nw_pparams &p, const std::vector<int32_t> &ids, const int64_t *first)
+{
+	for (int x = 0; x < NW_PATH_SHAPES; x++)
+		nw_path_with_shape(x, [&](auto r, auto g) {
+			nw_path_emulate_launch<decltype(r)::value, decltype(g)::value>(p, ids.data() + first[x],
+										     first[x + 1] - first[x]);
+		});
 	if (p.trace)
 		for (int64_t id = 0; id < p.n_jobs; id++) nw_ptrace(p, id);
 }
@@ -131,9 +185,9 @@ struct nw_pexec {
 	double ms;                        /* kernel time */
 };
 
-/* Rows a thread for m rows and n columns: the fewest thread steps (stripes times R; a
- * stripe costs n + 31 steps), the larger R on ties. 150 rows take R = 5 (one stripe of
- * 160), GACT's 320-row tiles two stripes of 160. */
+/* Rows a thread of a whole-matrix problem (G = 32) for m rows: the fewest thread steps
+ * (stripes times R; a stripe costs n + 31 steps), the larger R on ties. 150 rows take
+ * R = 5 (one stripe of 160), GACT's 320-row tiles two stripes of 160. */
 static int nw_pick_R(int64_t m)
 {
 	int best = 8;
@@ -146,12 +200,72 @@ static int nw_pick_R(int64_t m)
 	return best;
 }
 
-/* Bytes of device memory a problem needs. */
-static size_t nw_pjob_bytes(int64_t m, int64_t n, bool trace)
+/* Estimated cost of a problem in its shape (G, R), in cell updates: a thread step updates
+ * R cells and pays about 3 more for its shuffles, score-row load and direction store; a
+ * stripe takes W + G - 1 steps of its G threads; and every column a stripe passes down to
+ * the next costs a border store and load (about 2 more). Small G wastes few steps on the
+ * group's lag and, with stripes of few rows, follows a band closely; the border traffic
+ * and per-step overhead keep it from winning on the whole matrix for nothing. */
+static int64_t nw_pshape_cost(const nw_pjob &j)
 {
-	size_t b = sizeof(nw_pjob) + 4 + 4 * 2 * (size_t)(n + 1) * (trace ? 1 : 2); /* border, last row */
-	if (trace) b += 4 * (size_t)nw_pdir_words(m, n, nw_pick_R(m)) + 4 * (size_t)(m + n + 1) + 8 + 4;
+	const int64_t stripes = nw_pstripes(j), steps = nw_pdir_base(j, (int32_t)stripes);
+	const int64_t passed = steps - stripes * (j.G - 1); /* sum of W, a bound on the border columns */
+	return steps * j.G * (j.R + 3) + 2 * passed;
+}
+
+/* The shape of a FULL problem with its band set: the cheapest by nw_pshape_cost over every
+ * G and R (G = force_g only, when set), the larger G, then the larger R on ties. */
+static void nw_pick_shape(nw_pjob &j, int force_g)
+{
+	int bg = 32, br = nw_pick_R(j.m);
+	int64_t best = INT64_MAX;
+	for (int g = 3; g >= 0; g--) {
+		if (force_g && nw_path_gs[g] != force_g) continue;
+		for (int r = 3; r >= 0; r--) {
+			j.G = nw_path_gs[g], j.R = nw_path_rs[r];
+			const int64_t c = nw_pshape_cost(j);
+			if (c < best) best = c, bg = j.G, br = j.R;
+		}
+	}
+	j.G = bg, j.R = br;
+	j.dir_words = nw_pdir_words(j);
+}
+
+/* Bytes of device memory a problem needs. */
+static size_t nw_pjob_bytes(const nw_pjob &j, bool trace)
+{
+	size_t b = sizeof(nw_pjob) + 4 + 4 * 2 * (size_t)(j.n + 1) * (trace ? 1 : 2); /* border, last row */
+	if (trace) b += 4 * (size_t)j.dir_words + 4 * (size_t)(j.m + j.n + 1) + 8 + 4;
 	return b;
+}
+
+/* Launch order of jobs: ids grouped by shape (ids[first[x]..first[x + 1]) has shape x), in
+ * each the most steps first, so that the problems sharing a warp (neighbours) take about
+ * as long and the longest start first. A radix sort: a batch holds up to millions. */
+static void nw_order_jobs(const std::vector<nw_pjob> &jobs, std::vector<int32_t> &ids, int64_t *first)
+{
+	const size_t n = jobs.size();
+	const uint64_t most = 0x0fffffff;
+	std::vector<uint64_t> a(n), b(n);
+	for (size_t k = 0; k < n; k++) {
+		const nw_pjob &j = jobs[k];
+		const uint64_t steps = std::min<uint64_t>((uint64_t)(j.dir_words / j.G), most);
+		a[k] = ((uint64_t)nw_path_shape(j.R, j.G) << 28 | (most - steps)) << 32 | k;
+	}
+	for (int sh = 32; sh < 64; sh += 8) {
+		size_t cnt[257] = {0};
+		for (uint64_t v : a) cnt[(v >> sh & 255) + 1]++;
+		for (int d = 0; d < 256; d++) cnt[d + 1] += cnt[d];
+		for (uint64_t v : a) b[cnt[v >> sh & 255]++] = v;
+		a.swap(b);
+	}
+	ids.resize(n);
+	for (int x = 0; x <= NW_PATH_SHAPES; x++) first[x] = 0;
+	for (size_t k = 0; k < n; k++) {
+		ids[k] = (int32_t)(a[k] & 0xffffffffu);
+		first[(a[k] >> 60) + 1]++;
+	}
+	for (int x = 0; x < NW_PATH_SHAPES; x++) first[x + 1] += first[x];
 }
 
 /* Lay out jobs[0..n) (offsets), run them, bring the outputs back into x. */
@@ -160,11 +274,8 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	const int64_t n = (int64_t)x.jobs.size();
 	if (n == 0) return 0;
 	int64_t dirw = 0, rowi = 0, runw = 0, outi = 0;
-	std::vector<int32_t> ids;      /* the jobs of each R in turn */
-	int64_t first[5] = {0, 0, 0, 0, 0};
 	for (int64_t k = 0; k < n; k++) {
 		nw_pjob &j = x.jobs[k];
-		j.R = nw_pick_R(j.m);
 		j.row_off = rowi;
 		rowi += 2 * ((int64_t)j.n + 1);
 		if (!trace) {
@@ -172,17 +283,14 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 			outi += 2 * ((int64_t)j.n + 1);
 		} else {
 			j.dir_off = dirw;
-			dirw += nw_pdir_words(j.m, j.n, j.R);
+			dirw += j.dir_words;
 			j.run_off = runw;
 			runw += (int64_t)j.m + j.n + 1;
 		}
 	}
-	for (int r = 0; r < 4; r++) {
-		first[r] = (int64_t)ids.size();
-		for (int64_t k = 0; k < n; k++)
-			if (x.jobs[k].R == nw_path_rs[r]) ids.push_back((int32_t)k);
-	}
-	first[4] = (int64_t)ids.size();
+	std::vector<int32_t> ids;
+	int64_t first[NW_PATH_SHAPES + 1];
+	nw_order_jobs(x.jobs, ids, first);
 	x.rows.assign((size_t)outi, 0);
 	x.runs.resize(trace ? (size_t)runw : 0);
 	x.n_runs.assign(trace ? (size_t)n : 0, 0);
@@ -206,7 +314,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 		p.corner = x.corner.data();
 		p.runs = x.runs.data();
 		p.n_runs = x.n_runs.data();
-		nw_path_emulate(p);
+		nw_path_emulate(p, ids, first);
 		return 0;
 	}
 	nw_gpu_t *g = x.g;
@@ -216,7 +324,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	/* one device buffer: jobs | ids | table | counters | n_runs | corner | rows | runs | dirs |
 	 * last rows */
 	const size_t o_ids = (bj + 15) & ~(size_t)15, o_tab = (o_ids + bi + 15) & ~(size_t)15, o_cnt = o_tab + 4096,
-		     o_nr = o_cnt + 16,
+		     o_nr = o_cnt + 4 * NW_PATH_SHAPES,
 		     o_co = (o_nr + bn + 15) & ~(size_t)15, o_rows = (o_co + bc + 15) & ~(size_t)15,
 		     o_runs = (o_rows + br + 15) & ~(size_t)15, o_dirs = (o_runs + bu + 15) & ~(size_t)15,
 		     o_out = (o_dirs + bd + 15) & ~(size_t)15, total = o_out + bo + 16;
@@ -225,7 +333,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d, x.jobs.data(), bj, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_ids, ids.data(), bi, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_tab, x.score, 4096, cudaMemcpyHostToDevice, g->stream));
-	NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_cnt, 0, 16, g->stream));
+	NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_cnt, 0, 4 * NW_PATH_SHAPES, g->stream));
 	p.jobs = (const nw_pjob *)d;
 	p.score = (const int32_t *)(d + o_tab);
 	p.n_runs = (int32_t *)(d + o_nr);
@@ -240,19 +348,18 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	const int64_t warps_per_sm = 16; /* 4 blocks of 4 warps: enough to hide the latency */
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
-	for (int r = 0; r < 4; r++) { /* one launch per R, on one stream */
-		const int64_t cnt = first[r + 1] - first[r];
+	for (int sh = 0; sh < NW_PATH_SHAPES; sh++) { /* one launch per shape, on one stream */
+		const int64_t cnt = first[sh + 1] - first[sh];
 		if (!cnt) continue;
-		const int64_t blocks = std::min<int64_t>((cnt + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
+		const int64_t per_warp = 32 / nw_path_gs[sh % 4], warps = (cnt + per_warp - 1) / per_warp;
+		const int64_t blocks = std::min<int64_t>((warps + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
 							 (int64_t)g->n_sm * warps_per_sm / (NW_PATH_BLOCK / 32));
-		const int32_t *dids = (const int32_t *)(d + o_ids) + first[r];
-		uint32_t *cnt_r = (uint32_t *)(d + o_cnt) + r;
-		switch (nw_path_rs[r]) {
-		case 4: nw_path_dp_kernel<4><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, cnt_r); break;
-		case 5: nw_path_dp_kernel<5><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, cnt_r); break;
-		case 6: nw_path_dp_kernel<6><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, cnt_r); break;
-		default: nw_path_dp_kernel<8><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, cnt_r); break;
-		}
+		const int32_t *dids = (const int32_t *)(d + o_ids) + first[sh];
+		uint32_t *counter = (uint32_t *)(d + o_cnt) + sh;
+		nw_path_with_shape(sh, [&](auto r, auto gg) {
+			nw_path_dp_kernel<decltype(r)::value, decltype(gg)::value>
+				<<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, counter);
+		});
 		NW_LAUNCH_CHECK(g);
 	}
 	if (trace) {
@@ -278,6 +385,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 /* Append job k's runs (last first) to res in forward order. */
 static int nw_take_runs(const nw_pexec &x, int64_t k, nw_result_t *res)
 {
+	if (x.n_runs[k] < 0) return NW_ERR_INTERNAL; /* the band missed the path */
 	const uint32_t *r = x.runs.data() + x.jobs[k].run_off;
 	for (int32_t a = x.n_runs[k] - 1; a >= 0; a--)
 		if (nw_cigar_push(res, NW_CIGAR_OP(r[a]), NW_CIGAR_LEN(r[a])) < 0) return NW_ERR_MEMORY;
@@ -301,6 +409,9 @@ static nw_pjob nw_make_pjob(int64_t qbase, int32_t qstep, int64_t m, int64_t rba
 	j.m = (int32_t)m, j.n = (int32_t)n;
 	j.qstep = qstep, j.rstep = rstep;
 	j.top_open = top_open, j.left_open = left_open, j.end_open = end_open;
+	j.G = 32, j.R = nw_pick_R(m);
+	j.dlo = -j.m, j.dhi = j.n; /* the whole matrix */
+	j.dir_words = nw_pdir_words(j);
 	return j;
 }
 
@@ -337,8 +448,8 @@ static int nw_run_batches(nw_pexec &x, std::vector<nw_pjob> &all, bool trace, si
 	while (a < all.size()) {
 		size_t b = a, bytes = 0;
 		do {
-			for (size_t u = 0; u < unit; u++, b++) bytes += nw_pjob_bytes(all[b].m, all[b].n, trace);
-		} while (b < all.size() && bytes + unit * nw_pjob_bytes(all[b].m, all[b].n, trace) <= x.budget);
+			for (size_t u = 0; u < unit; u++, b++) bytes += nw_pjob_bytes(all[b], trace);
+		} while (b < all.size() && bytes + unit * nw_pjob_bytes(all[b], trace) <= x.budget);
 		x.jobs.assign(all.begin() + a, all.begin() + b);
 		NW_TRY(nw_pexec_run(x, trace));
 		if (parallel) NW_TRY(nw_parallel_take(a, b - a, take));
@@ -349,11 +460,44 @@ static int nw_run_batches(nw_pexec &x, std::vector<nw_pjob> &all, bool trace, si
 	return 0;
 }
 
-static int nw_paths_full(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, int32_t O)
+/* NW_GPU_PATH_G: the G (4, 8, 16 or 32) of every FULL problem, so that tests reach each
+ * banded shape; otherwise nw_pick_shape's cost model chooses. */
+static int nw_env_path_g(void)
 {
-	std::vector<nw_pjob> all;
-	all.reserve(sp.size());
-	for (const nw_pspan &s : sp) all.push_back(nw_make_pjob(s.qb, 1, s.m, s.rb, 1, s.n, O, O, O));
+	const char *s = getenv("NW_GPU_PATH_G");
+	const int g = s && *s ? atoi(s) : 0;
+	return g == 4 || g == 8 || g == 16 || g == 32 ? g : 0;
+}
+
+/* The band of a FULL span whose optimal score S is known (src/band.h): insertions take it
+ * below the main diagonal, deletions above. It always holds the origin and the corner when
+ * S is the optimum; kept so regardless, every stripe's window is non-empty and the corner
+ * is computed (a band that misses the path shows as a failed trace). band.h bounds the
+ * diagonal steps' score by M times an upper bound on their number, which needs M >= 0: a
+ * matrix whose entries are all negative keeps the whole matrix. */
+static void nw_set_band(nw_pjob &j, const nw_scoring_t *sc, int64_t S)
+{
+	const int64_t m = j.m, n = j.n, M = sc->max_score, O = sc->gap_open, E = sc->gap_extend;
+	if (M < 0) return;
+	const int64_t ins = std::min(nw_band_gaps(M, O, E, m, n, S), m);
+	const int64_t del = std::min(nw_band_gaps(M, O, E, n, m, S), n);
+	j.dlo = (int32_t)std::min(-ins, std::min<int64_t>(0, n - m));
+	j.dhi = (int32_t)std::max(del, std::max<int64_t>(0, n - m));
+}
+
+static int nw_paths_full(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, const nw_scoring_t *sc)
+{
+	const int32_t O = sc->gap_open;
+	const int force_g = nw_env_path_g();
+	std::vector<nw_pjob> all(sp.size());
+	auto make = [&](size_t, size_t k, unsigned) {
+		const nw_pspan &s = sp[k];
+		all[k] = nw_make_pjob(s.qb, 1, s.m, s.rb, 1, s.n, O, O, O);
+		nw_set_band(all[k], sc, res[s.k].score);
+		nw_pick_shape(all[k], force_g);
+		return 0;
+	};
+	NW_TRY(nw_parallel_take(0, sp.size(), make));
 	return nw_run_batches(x, all, true, 1, true, [&](size_t a, size_t k, unsigned) {
 		return nw_take_runs(x, (int64_t)k, &res[sp[a + k].k]);
 	});
@@ -397,6 +541,7 @@ static int nw_paths_gact(nw_pexec &x, const nw_align_params_t *p, const std::vec
 		active.swap(next);
 		NW_TRY(nw_run_batches(x, all, true, 1, true, [&](size_t b, size_t k, unsigned w) {
 			const size_t a = active[b + k];
+			if (x.n_runs[k] < 0) return (int)NW_ERR_INTERNAL;
 			const uint32_t *r = x.runs.data() + x.jobs[k].run_off;
 			std::vector<uint8_t> &o = opsw[w];
 			o.clear();
@@ -550,7 +695,7 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, 
 			if (nw_cigar_push(r, m ? NW_CIGAR_I : NW_CIGAR_D, m ? m : nn) < 0) return NW_ERR_MEMORY;
 			continue;
 		}
-		if ((m + nn + 32 * NW_PATH_RMAX + 2) * step >= ((int64_t)1 << 30)) {
+		if ((m + nn + NW_PATH_GMAX * NW_PATH_RMAX + 2) * step >= ((int64_t)1 << 30)) {
 			snprintf(err, errlen, "GPU path engine: a %lld x %lld span needs scores beyond 32 bits; use --backend cpu",
 				 (long long)m, (long long)nn);
 			return NW_ERR_USAGE;
@@ -563,7 +708,7 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, 
 	const char *et = getenv("NW_GPU_TIMING");
 	const bool timing = et && *et == '1';
 	double t0 = nw_path_now(), ms0 = x.ms;
-	int ret = nw_paths_full(x, full, res, sc->gap_open);
+	int ret = nw_paths_full(x, full, res, sc);
 	double t1 = nw_path_now(), ms1 = x.ms;
 	if (ret == 0) ret = nw_paths_gact(x, p, gact, res);
 	double t2 = nw_path_now(), ms2 = x.ms;

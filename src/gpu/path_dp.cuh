@@ -4,16 +4,23 @@
  * A path problem is a global alignment of m query rows against n reference columns with
  * the borders of src/path.h:
  *   H[0][c] = -(top_open + c * ext), H[r][0] = -(left_open + r * ext), H[0][0] = 0.
- * A warp solves it in stripes of 32 R rows; thread t owns rows [t*R, t*R + R) of the
- * stripe and handles column j at step j - 1 + t, so the row above its first row
- * arrives each step from thread t-1 by shuffle (thread 0: the top border, or the border
- * row the last thread of the stripe above left in memory).
+ * A group of G threads (G divides 32: a warp runs 32 / G problems) solves it in stripes of
+ * G R rows; thread t owns rows [t*R, t*R + R) of the stripe and handles column
+ * j = jlo + k - t at step k, so the row above its first row arrives each step from thread
+ * t-1 by shuffle (thread 0: the top border, or the border row the last thread of the
+ * stripe above left in memory). A stripe sweeps only its window [jlo, jhi] of columns: all
+ * of them for the whole matrix, the few the band reaches when the span's optimal score is
+ * known (src/band.h). Cells outside the windows are never computed; what flows in from
+ * them is NW_PATH_LOW or another value no higher than the truth, so every cell on an
+ * optimal path keeps its exact value, every other cell is at most its true value, and
+ * the tie rules below pick the same moves along the path as on the whole matrix.
  *
  * Two modes:
- *  - trace: every cell's direction nibble goes to memory (R nibbles a thread a step, one
- *    32-bit word), and the trace kernel walks them back from (m, n) into CIGAR runs;
+ *  - trace: every computed cell's direction nibble goes to memory (R nibbles a thread a
+ *    step, one 32-bit word; a group stores G consecutive words a step), and the trace
+ *    kernel walks them back from (m, n) into CIGAR runs;
  *  - last row: H[m][c] and F[m][c] (ending in a vertical gap) for every column c, the
- *    halves of a Myers-Miller split.
+ *    halves of a Myers-Miller split (always the whole matrix: every column is needed).
  *
  * Direction nibble of cell (i, j), the rule of src/cpu_path.c's full matrix, so that the
  * same matrix gives the same path on both engines:
@@ -30,14 +37,25 @@
 #include "nwalign.h"
 #include "dp_cell.cuh"
 
-/* Rows a thread, R in {4, 5, 6, 8} (a problem's R is chosen to waste the fewest rows of
- * its last stripe; at most 8, so that R nibbles fit one 32-bit word). */
+/* Rows a thread, R in {4, 5, 6, 8} (at most 8, so that R nibbles fit one 32-bit word), and
+ * threads a problem, G in {4, 8, 16, 32} (a warp runs 32 / G problems side by side). */
 #define NW_PATH_RMAX 8
-#define NW_PATH_LAG 31                    /* thread 31 runs 31 steps behind thread 0 */
+#define NW_PATH_GMAX 32
+
+/* What a banded problem feeds in for cells outside its computed region. It must be no
+ * higher than any true value: nw_paths takes only spans whose paths (with the rows past m
+ * of a last stripe) cost less than 2^30 in all, so no true value lies below -2^30. And a
+ * chain of moves starting from it, as long as such a path, stays above INT32_MIN. */
+#define NW_PATH_LOW (-(1 << 30))
 
 enum { NW_PDIR_DIAG = 0, NW_PDIR_E = 1, NW_PDIR_F = 2, NW_PDIR_SRC = 3, NW_PDIR_EEXT = 4, NW_PDIR_FEXT = 8 };
 
-/* One path problem. Rows: q[qbase + (r - 1) * qstep], columns: r[rbase + (c - 1) * rstep]. */
+/* One path problem. Rows: q[qbase + (r - 1) * qstep], columns: r[rbase + (c - 1) * rstep].
+ *
+ * Band: only diagonals d = j - i in [dlo, dhi] are needed (a FULL span whose optimum is
+ * known, src/band.h); dlo = -m, dhi = n is the whole matrix. Stripe s (rows
+ * [s G R + 1, min(m, (s + 1) G R)]) computes the columns that its rows' diagonals reach,
+ * its window [jlo(s), jhi(s)] (nw_pwindow), in W(s) + G - 1 steps. */
 struct nw_pjob {
 	int64_t qbase, rbase;
 	int32_t m, n;
@@ -46,26 +64,90 @@ struct nw_pjob {
 	int32_t end_open;      /* trace: the open of a vertical gap ending at (m, n) (Myers-Miller
 				* leaves: 0 when it continues the gap of the split below) */
 	int32_t R;             /* rows a thread */
+	int32_t G;             /* threads a problem */
+	int32_t dlo, dhi;      /* the band: -m <= dlo <= min(0, n - m), max(0, n - m) <= dhi <= n */
+	int64_t dir_words;     /* trace: direction words (nw_pdir_words), kept for the layout */
 	int64_t dir_off;       /* trace: first direction word */
 	int64_t row_off;       /* int32 entries: the border row between stripes, 2 (n + 1) */
 	int64_t out_off;       /* last row: H[m][0..n], then F[m][0..n] in lastrow */
 	int64_t run_off;       /* trace: first CIGAR run (m + n + 1 runs at most) */
 };
 
-/* Direction words of a problem. */
-NW_HD int64_t nw_pdir_words(int64_t m, int64_t n, int R)
+NW_HD int32_t nw_pstripes(const nw_pjob &jb)
 {
-	return (m + 32 * R - 1) / (32 * R) * (n + NW_PATH_LAG) * 32;
+	return (jb.m + jb.G * jb.R - 1) / (jb.G * jb.R);
 }
 
-/* Word and shift of the nibble of cell (i, j), 1 <= i <= m, 1 <= j <= n. */
-NW_HD int64_t nw_pdir_index(int64_t n, int R, int64_t i, int64_t j, int *shift)
+/* Columns of stripe s that the band reaches (never empty: dlo <= 0 <= dhi, dlo <= n - m). */
+NW_HD void nw_pwindow(const nw_pjob &jb, int32_t s, int32_t *jlo, int32_t *jhi)
 {
-	const int64_t s = (i - 1) / (32 * R), w = (i - 1) % (32 * R);
-	const int64_t t = w / R;
-	*shift = (int)(w % R) * 4;
-	return (s * (n + NW_PATH_LAG) + (j - 1 + t)) * 32 + t;
+	const int32_t rows = jb.G * jb.R, r0 = s * rows + 1, r1 = jb.m < r0 - 1 + rows ? jb.m : r0 - 1 + rows;
+	*jlo = r0 + jb.dlo < 1 ? 1 : r0 + jb.dlo;
+	*jhi = r1 + jb.dhi > jb.n ? jb.n : r1 + jb.dhi;
 }
+
+/* sum over s < c of min(cap, a + s d) and of max(fl, a + s d), d > 0: the windows' ends
+ * summed in closed form, since the host sizes and orders a million problems at a time. */
+NW_HD int64_t nw_psum_min(int64_t a, int64_t d, int64_t c, int64_t cap)
+{
+	int64_t k = a >= cap ? 0 : (cap - a + d - 1) / d; /* terms below cap */
+	if (k > c) k = c;
+	return k * a + d * (k * (k - 1) / 2) + (c - k) * cap;
+}
+NW_HD int64_t nw_psum_max(int64_t a, int64_t d, int64_t c, int64_t fl)
+{
+	int64_t k = a > fl ? 0 : (fl - a) / d + 1; /* terms at or below fl */
+	if (k > c) k = c;
+	return k * fl + (c - k) * a + d * ((c * (c - 1) - k * (k - 1)) / 2);
+}
+
+/* Steps of stripes 0..c-1 (c <= nw_pstripes): the sum of W(s) + G - 1. Stripe s's
+ * direction words start at nw_pdir_base(s) * G. */
+NW_HD int64_t nw_pdir_base(const nw_pjob &jb, int32_t c)
+{
+	const int64_t rows = (int64_t)jb.G * jb.R, S = nw_pstripes(jb);
+	/* jhi(s) = min(n, (s + 1) rows + dhi), except the last stripe, whose rows end at m */
+	int64_t hi = nw_psum_min(rows + jb.dhi, rows, c < S ? c : S - 1, jb.n);
+	if (c >= S) hi += jb.m + jb.dhi < jb.n ? jb.m + jb.dhi : jb.n;
+	const int64_t lo = nw_psum_max(1 + (int64_t)jb.dlo, rows, c, 1);
+	return hi - lo + c * (int64_t)jb.G;
+}
+
+/* Direction words of a problem: stripe s takes (W(s) + G - 1) G words, word
+ * (nw_pdir_base(s) + k) G + t at step k of thread t. */
+NW_HD int64_t nw_pdir_words(const nw_pjob &jb)
+{
+	return nw_pdir_base(jb, nw_pstripes(jb)) * jb.G;
+}
+
+/* The trace's way to the nibble of cell (i, j): it walks up, stripe by stripe, so the
+ * stripe's first word is carried along instead of summed again for every cell. */
+struct nw_pdir_cursor {
+	int32_t s, jlo, jhi;
+	int64_t base;
+	NW_HD void start(const nw_pjob &jb)
+	{
+		s = nw_pstripes(jb) - 1;
+		base = nw_pdir_base(jb, s);
+		nw_pwindow(jb, s, &jlo, &jhi);
+	}
+	/* Word index and shift of cell (i, j), 1 <= i <= m, 1 <= j <= n, i never growing from
+	 * one call to the next; -1 when the cell lies outside its stripe's window (only a band
+	 * that misses the path puts it there). */
+	NW_HD int64_t at(const nw_pjob &jb, int64_t i, int64_t j, int *shift)
+	{
+		const int32_t rows = jb.G * jb.R, si = (int32_t)((i - 1) / rows);
+		while (s > si) {
+			s--;
+			nw_pwindow(jb, s, &jlo, &jhi);
+			base -= jhi - jlo + jb.G;
+		}
+		const int32_t w = (int32_t)(i - 1) - s * rows, t = w / jb.R;
+		*shift = (w % jb.R) * 4;
+		if (j < jlo || j > jhi) return -1;
+		return (base + (j - jlo) + t) * jb.G + t;
+	}
+};
 
 struct nw_pparams {
 	const nw_pjob *jobs;
@@ -78,47 +160,73 @@ struct nw_pparams {
 	int32_t *lastrow;       /* last-row mode: the output rows */
 	int32_t *corner;        /* trace: H[m][n], F[m][n] of each job */
 	uint32_t *runs;         /* trace: CIGAR runs, last first */
-	int32_t *n_runs;
+	int32_t *n_runs;        /* trace: runs of each job; -1: the band missed the path */
 	int trace;
 };
 
-template <int R>
+/* Thread t of a group of G solving one problem (job < 0: an idle group at the end of the
+ * problems, which steps along with its warp and does nothing). */
+template <int R, int G>
 struct nw_pthread {
 	int t;
 	int64_t id;              /* job index */
 	nw_pjob jb;
 	int32_t O, E, OX;
 	int32_t s, i0;           /* stripe, my first row */
-	int32_t last_s;          /* the stripe holding row m */
+	int32_t last_s;          /* the stripe holding row m; -1 when idle */
 	int32_t mrow;            /* my row index holding row m in the last stripe, or -1 */
+	int32_t jlo, jhi;        /* the stripe's window; jlo > jhi past the last stripe */
+	int32_t pjlo, pjhi;      /* the window of the stripe above */
+	int32_t steps;           /* of the stripe: W + G - 1 */
+	int64_t base;            /* the stripe's first direction word / G */
 	int32_t h[R], e[R];      /* H[i][j-1], E[i][j] of my rows */
 	int32_t qc[R];           /* query codes of my rows (0 past row m: those rows are never used) */
 	int32_t hdiag;           /* H[i0 - 1][j - 1] */
 
 	NW_HD int32_t left(int32_t i) const { return i == 0 ? 0 : -(jb.left_open + i * E); }
+	NW_HD int32_t topb(int32_t j) const { return j == 0 ? 0 : -(jb.top_open + j * E); }
 
 	NW_HD void init(const nw_pparams &p, int64_t job, int t_)
 	{
 		t = t_;
 		id = job;
-		jb = p.jobs[job];
 		O = p.O, E = p.E, OX = p.O + p.E;
-		last_s = (jb.m - 1) / (32 * R);
+		last_s = -1;
+		jlo = 1, jhi = 0, steps = 0, base = 0, mrow = -1;
+		if (job < 0) return;
+		jb = p.jobs[job];
+		last_s = (jb.m - 1) / (G * R);
 	}
 
 	NW_HD void begin(const nw_pparams &p, int32_t s_)
 	{
 		s = s_;
-		i0 = s * 32 * R + t * R + 1;
+		if (s > last_s) { /* done: no column is mine */
+			jlo = 1, jhi = 0, steps = 0, mrow = -1;
+			return;
+		}
+		base += steps;
+		pjlo = jlo, pjhi = jhi;
+		nw_pwindow(jb, s, &jlo, &jhi);
+		steps = jhi - jlo + G;
+		i0 = s * G * R + t * R + 1;
 		mrow = (s == last_s && jb.m >= i0 && jb.m < i0 + R) ? jb.m - i0 : -1;
+		/* Column jlo - 1 is the left border when jlo == 1; otherwise it lies outside the
+		 * band, and anything no higher than the truth will do. */
 #pragma unroll
 		for (int r = 0; r < R; r++) {
 			const int32_t i = i0 + r;
 			qc[r] = i <= jb.m ? p.qcodes[jb.qbase + (int64_t)(i - 1) * jb.qstep] : 0;
-			h[r] = left(i);
-			e[r] = h[r] - OX; /* E[i][1]: E[i][0] is minus infinity */
+			h[r] = jlo == 1 ? left(i) : NW_PATH_LOW;
+			e[r] = h[r] - OX; /* E[i][jlo]: E[i][jlo - 1] is minus infinity or off the band */
 		}
-		hdiag = left(i0 - 1);
+		/* H[i0 - 1][jlo - 1]: the real value where it exists (the left or top border, or
+		 * the border row of the stripe above when that stripe computed the column: it may
+		 * lie on the band) */
+		if (jlo == 1) hdiag = left(i0 - 1);
+		else if (t > 0) hdiag = NW_PATH_LOW;
+		else if (s == 0) hdiag = topb(jlo - 1);
+		else hdiag = jlo - 1 >= pjlo && jlo - 1 <= pjhi ? p.rows[jb.row_off + jlo - 1] : NW_PATH_LOW;
 		if (mrow >= 0 && !p.trace) { /* H[m][0], F[m][0]: the column-0 gap */
 			int32_t *row = p.lastrow + jb.out_off;
 			row[0] = left(jb.m);
@@ -126,14 +234,14 @@ struct nw_pthread {
 		}
 	}
 
-	/* Step k: column j = k + 1 - t. hup = H[i0 - 1][j], fin = F[i0][j] (from thread t-1, or
+	/* Step k: column j = jlo + k - t. hup = H[i0 - 1][j], fin = F[i0][j] (from thread t-1, or
 	 * the border when t == 0: see top()). Returns H and F for the row below my rows. */
-	NW_HD void step(const nw_pparams &p, int64_t k, int32_t hup, int32_t fin, int32_t &hout,
+	NW_HD void step(const nw_pparams &p, int32_t k, int32_t hup, int32_t fin, int32_t &hout,
 			int32_t &fout)
 	{
-		const int64_t j = k + 1 - t;
-		if (j < 1 || j > jb.n) return;
-		const int32_t *srow = p.score + p.rcodes[jb.rbase + (j - 1) * jb.rstep];
+		const int32_t j = jlo + k - t;
+		if (j < jlo || j > jhi) return;
+		const int32_t *srow = p.score + p.rcodes[jb.rbase + (int64_t)(j - 1) * jb.rstep];
 		int32_t hd = hdiag, up = hup, f = fin;
 		uint32_t word = 0;
 #pragma unroll
@@ -166,26 +274,30 @@ struct nw_pthread {
 		hdiag = hup;
 		hout = up;
 		fout = f;
-		if (p.trace) p.dirs[jb.dir_off + ((int64_t)s * (jb.n + NW_PATH_LAG) + k) * 32 + t] = word;
-		if (t == 31 && s < last_s) { /* the border row for the stripe below */
+		if (p.trace) p.dirs[jb.dir_off + (base + k) * G + t] = word;
+		if (t == G - 1 && s < last_s) { /* the border row for the stripe below */
 			int32_t *border = p.rows + jb.row_off;
 			border[j] = hout;
 			border[jb.n + 1 + j] = fout;
 		}
 	}
 
-	/* What thread 0 receives at step k of stripe s (column j = k + 1). */
-	NW_HD void top(const nw_pparams &p, int64_t k, int32_t &hup, int32_t &fin) const
+	/* What thread 0 receives at step k of stripe s (column j = jlo + k): the top border,
+	 * the border row of the stripe above where that stripe computed column j, else a
+	 * value off the band. */
+	NW_HD void top(const nw_pparams &p, int32_t k, int32_t &hup, int32_t &fin) const
 	{
-		const int64_t j = k + 1;
-		if (j < 1 || j > jb.n) return;
+		const int32_t j = jlo + k;
+		if (j > jhi) return;
 		if (s == 0) {
-			hup = -(jb.top_open + (int32_t)j * E);
+			hup = topb(j);
 			fin = hup - OX; /* F[1][j]: F[0][j] is minus infinity */
-		} else {
+		} else if (j <= pjhi) { /* j >= jlo >= pjlo */
 			const int32_t *border = p.rows + jb.row_off;
 			hup = border[j];
 			fin = border[jb.n + 1 + j];
+		} else {
+			hup = fin = NW_PATH_LOW;
 		}
 	}
 };
@@ -216,7 +328,8 @@ struct nw_prun_writer {
 
 /* Trace job id back from (m, n): in a vertical gap when F[m][n], with the gap's open
  * charged at end_open, beats H[m][n] (a Myers-Miller leaf whose last gap continues the
- * split's), else at the node. Column 0 and row 0 are the leading gaps. */
+ * split's), else at the node. Column 0 and row 0 are the leading gaps. n_runs is -1 when the
+ * walk leaves the computed windows, which only a band too narrow for the path can cause. */
 NW_HD void nw_ptrace(const nw_pparams &p, int64_t id)
 {
 	const nw_pjob jb = p.jobs[id];
@@ -228,9 +341,16 @@ NW_HD void nw_ptrace(const nw_pparams &p, int64_t id)
 	w.n = 0;
 	w.op = 0;
 	w.len = 0;
+	nw_pdir_cursor cur;
+	cur.start(jb);
 	while (i > 0 && j > 0) {
 		int sh;
-		const uint32_t d = (p.dirs[jb.dir_off + nw_pdir_index(jb.n, jb.R, i, j, &sh)] >> sh) & 15u;
+		const int64_t x = cur.at(jb, i, j, &sh);
+		if (x < 0) {
+			p.n_runs[id] = -1;
+			return;
+		}
+		const uint32_t d = (p.dirs[jb.dir_off + x] >> sh) & 15u;
 		if (st == NW_PDIR_DIAG) {
 			const uint32_t src = d & NW_PDIR_SRC;
 			if (src == NW_PDIR_DIAG) {
