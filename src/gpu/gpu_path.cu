@@ -183,6 +183,8 @@ struct nw_pexec {
 	std::vector<uint32_t> hdirs;
 	size_t budget;                    /* bytes a batch may use on the device */
 	double ms;                        /* kernel time */
+	double ms_trace;                  /* of which the trace kernel's (NW_GPU_TIMING) */
+	bool timing;
 };
 
 /* Rows a thread of a whole-matrix problem (G = 32) for m rows: the fewest thread steps
@@ -348,7 +350,12 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	const int64_t warps_per_sm = 16; /* 4 blocks of 4 warps: enough to hide the latency */
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
-	for (int sh = 0; sh < NW_PATH_SHAPES; sh++) { /* one launch per shape, on one stream */
+	/* One launch per shape, side by side on the side streams: one after another, each
+	 * launch's tail left the GPU idle (16 shapes of a batch of short reads). */
+	NW_CUDA_CHECK(g, cudaEventRecord(g->ev_up, g->stream));
+	for (int k = 0; k < NW_STREAMS; k++) NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->side[k], g->ev_up, 0));
+	int launched = 0;
+	for (int sh = 0; sh < NW_PATH_SHAPES; sh++) {
 		const int64_t cnt = first[sh + 1] - first[sh];
 		if (!cnt) continue;
 		const int64_t per_warp = 32 / nw_path_gs[sh % 4], warps = (cnt + per_warp - 1) / per_warp;
@@ -358,10 +365,18 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 		uint32_t *counter = (uint32_t *)(d + o_cnt) + sh;
 		nw_path_with_shape(sh, [&](auto r, auto gg) {
 			nw_path_dp_kernel<decltype(r)::value, decltype(gg)::value>
-				<<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, dids, cnt, counter);
+				<<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->side[launched % NW_STREAMS]>>>(p, dids, cnt, counter);
 		});
 		NW_LAUNCH_CHECK(g);
+		launched++;
 	}
+	for (int k = 0; k < NW_STREAMS; k++) { /* the trace and the copies wait for every shape */
+		NW_CUDA_CHECK(g, cudaEventRecord(g->sev[k], g->side[k]));
+		NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->stream, g->sev[k], 0));
+	}
+	cudaEvent_t mid = NULL; /* NW_GPU_TIMING: where the trace kernel starts */
+	if (x.timing && trace) NW_CUDA_CHECK(g, cudaEventCreate(&mid));
+	if (mid) NW_CUDA_CHECK(g, cudaEventRecord(mid, g->stream));
 	if (trace) {
 		const int64_t tb = std::min<int64_t>((n + 127) / 128, (int64_t)g->n_sm * 16);
 		nw_path_trace_kernel<<<(unsigned)tb, 128, 0, g->stream>>>(p);
@@ -379,6 +394,12 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	NW_CUDA_CHECK(g, cudaEventElapsedTime(&t, g->ev[0], g->ev[1]));
 	x.ms += t;
 	g->kernel_s += t * 1e-3;
+	if (mid) {
+		float tt = 0;
+		NW_CUDA_CHECK(g, cudaEventElapsedTime(&tt, mid, g->ev[1]));
+		x.ms_trace += tt;
+		cudaEventDestroy(mid);
+	}
 	return 0;
 }
 
@@ -677,7 +698,8 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, 
 	x.g = g;
 	x.qcodes = qc, x.rcodes = rc, x.qoff = qoff, x.roff = roff;
 	x.O = sc->gap_open, x.E = sc->gap_extend;
-	x.ms = 0;
+	x.ms = x.ms_trace = 0;
+	x.timing = false;
 	for (int a = 0; a < 32; a++)
 		for (int b = 0; b < 32; b++) x.score[a * 32 + b] = a < sc->n_codes && b < sc->n_codes ? sc->score[a][b] : 0;
 	x.budget = g ? std::min(nw_gpu_mem_avail(g) / 2, NW_PATH_BUDGET_MAX) : ((size_t)1 << 30);
@@ -707,6 +729,7 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, 
 	if (g) g->err = err, g->errlen = errlen;
 	const char *et = getenv("NW_GPU_TIMING");
 	const bool timing = et && *et == '1';
+	x.timing = timing;
 	double t0 = nw_path_now(), ms0 = x.ms;
 	int ret = nw_paths_full(x, full, res, sc);
 	double t1 = nw_path_now(), ms1 = x.ms;
@@ -714,8 +737,8 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, 
 	double t2 = nw_path_now(), ms2 = x.ms;
 	if (ret == 0) ret = nw_paths_exact(x, exact, res, sc->gap_open);
 	if (timing)
-		fprintf(stderr, "nw_gpu paths: full %zu: %.1f ms (kernels %.1f); gact %zu: %.1f ms (kernels %.1f); exact %zu: %.1f ms (kernels %.1f)\n",
-			full.size(), 1e3 * (t1 - t0), ms1 - ms0, gact.size(), 1e3 * (t2 - t1), ms2 - ms1, exact.size(),
+		fprintf(stderr, "nw_gpu paths: traces %.1f ms; full %zu: %.1f ms (kernels %.1f); gact %zu: %.1f ms (kernels %.1f); exact %zu: %.1f ms (kernels %.1f)\n",
+			x.ms_trace, full.size(), 1e3 * (t1 - t0), ms1 - ms0, gact.size(), 1e3 * (t2 - t1), ms2 - ms1, exact.size(),
 			1e3 * (nw_path_now() - t2), x.ms - ms2);
 	if (ret < 0 && !err[0]) snprintf(err, errlen, "GPU path engine: internal error (%d)", ret);
 	return ret;
