@@ -163,6 +163,20 @@ struct nw_lthread {
 	}
 };
 
+/* Shared memory of a long kernel block: the score table, and each thread's snapshot of its
+ * rows for max tracking. load(): the table, read by the whole block (a barrier). */
+template <class L>
+struct nw_long_smem {
+	int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
+	__align__(16) typename L::V snaps[32 * NW_LONG_WARPS * NW_SNAP_WORDS(L, NW_LONG_R)];
+	__device__ void load(const int32_t *table)
+	{
+		for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = table[x];
+		__syncthreads();
+	}
+	__device__ typename L::V *snap() { return snaps + threadIdx.x * NW_SNAP_WORDS(L, NW_LONG_R); }
+};
+
 /* After a tile's sweep: its right column out, and (max tracking) the warp's best cell
  * merged into its tile row's. */
 template <class T>
@@ -188,17 +202,15 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_diag_kernel(const 
 {
 	typedef nw_lthread<L, KC> T;
 	typedef typename L::V V;
-	__shared__ int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
-	__shared__ __align__(16) V snaps[32 * NW_LONG_WARPS * NW_SNAP_WORDS(L, NW_LONG_R)];
-	for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = p.table[x];
-	__syncthreads();
+	__shared__ nw_long_smem<L> sm;
+	sm.load(p.table);
 	int64_t lo = p.d - (p.ntj - 1) > 0 ? p.d - (p.ntj - 1) : 0;
 	int64_t hi = p.d < p.nti - 1 ? p.d : p.nti - 1;
 	int64_t ti = lo + (int64_t)blockIdx.x * NW_LONG_WARPS + threadIdx.x / 32;
 	if (ti > hi) return; /* whole warp */
 	const int t = threadIdx.x & 31;
 	T th;
-	th.init(p, tab, ti, t, snaps + threadIdx.x * NW_SNAP_WORDS(L, NW_LONG_R));
+	th.init(p, sm.tab, ti, t, sm.snap());
 	__syncwarp(); /* everyone has read colbuf before anyone writes it */
 	V hout = 0, fout = 0;
 	int64_t steps = th.j1 - th.j0 + 1 + 31;
@@ -226,10 +238,8 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lpa
 {
 	typedef nw_lthread<L, KC> T;
 	typedef typename L::V V;
-	__shared__ int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
-	__shared__ __align__(16) V snaps[32 * NW_LONG_WARPS * NW_SNAP_WORDS(L, NW_LONG_R)];
-	for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = p.table[x];
-	__syncthreads();
+	__shared__ nw_long_smem<L> sm;
+	sm.load(p.table);
 	const int t = threadIdx.x & 31;
 	const int64_t n = p.job.n;
 	const V *rowbuf = (const V *)p.rowbuf;
@@ -240,7 +250,7 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lpa
 		if ((int64_t)ti >= p.nti) return; /* whole warp */
 		p.d = ti; /* tile column 0: the whole row */
 		T th;
-		th.init(p, tab, ti, t, snaps + threadIdx.x * NW_SNAP_WORDS(L, NW_LONG_R));
+		th.init(p, sm.tab, ti, t, sm.snap());
 		__syncwarp();
 		V hout = 0, fout = 0, gh = 0, gf = 0;
 		uint32_t cw_cur = 0, cw_prev = 0;
