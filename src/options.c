@@ -21,7 +21,7 @@ void nw_opt_init(nw_opt_t *opt)
 	opt->header = 1;
 	opt->threads = ncpu > 0 ? (int)(ncpu < 256 ? ncpu : 256) : 1;
 	opt->backend = NW_BACKEND_AUTO;
-	opt->batch_records = 65536;
+	opt->batch_records = 262144;
 	opt->batch_residues = (uint64_t)64 << 20;
 	opt->tile = -1;       /* -1: NW_GACT_TILE_DEFAULT */
 	opt->overlap = -1;    /* -1: NW_GACT_OVERLAP_DEFAULT, or 3/8 of a smaller tile */

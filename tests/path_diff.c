@@ -12,7 +12,8 @@
  *    inserted or deleted at either end or in the middle (bands cut by the matrix edges),
  *    protein (wide bands), spans of one or two rows or columns, lengths around every
  *    stripe height G R; each with the cost model's shapes and with every G forced through
- *    NW_GPU_PATH_G;
+ *    NW_GPU_PATH_G (G = 1: the thin kernel, a thread sweeping the band, for every band it
+ *    takes);
  *  - GACT: long mutated pairs (5-15% differences, and long indels that span several tiles)
  *    past NW_PATH_FULL_CELLS, several tile sizes and overlaps, every mode;
  *  - exact (--exact): the same long pairs, with Myers-Miller leaves of the default size
@@ -295,12 +296,12 @@ static void band_set(set_t *s, nw_alphabet_t al, int nc)
 
 static void band_sets(void)
 {
-	static const char *gs[] = {NULL, "4", "8", "16", "32"};
+	static const char *gs[] = {NULL, "1", "4", "8", "16", "32"};
 	for (int kind = 0; kind < 3; kind++) { /* DNA ACGT, DNA with N, protein */
 		const nw_alphabet_t al = kind < 2 ? NW_ALPHA_DNA : NW_ALPHA_PROTEIN;
 		set_t s;
 		band_set(&s, al, kind == 0 ? 4 : kind == 1 ? 5 : 20);
-		for (int g = 0; g < 5; g++) {
+		for (int g = 0; g < 6; g++) {
 			if (gs[g]) setenv("NW_GPU_PATH_G", gs[g], 1);
 			else unsetenv("NW_GPU_PATH_G");
 			for (int md = 0; md < 3; md++)

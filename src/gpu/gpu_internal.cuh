@@ -10,6 +10,7 @@
  *   gpu_top.cu     --top: each query's best results ranked on the device
  *   gpu_path.cu    alignment paths: full tracebacks, GACT tiles, Myers-Miller halves
  *                  (thread logic in path_dp.cuh)
+ *   gpu_thin.cu    thin path kernel: a thread a problem along a narrow band (thin_dp.cuh)
  */
 #ifndef NW_GPU_INTERNAL_CUH
 #define NW_GPU_INTERNAL_CUH
@@ -284,6 +285,20 @@ void nw_long_emulate_launch(const nw_lparams_t *p, int wide);
 void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
 		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int32_t TC,
 		     nw_dp_out *out);
+
+/* ---------------------------------------------------------------- thin kernels */
+#define NW_THIN_CLASSES 3 /* launch classes: bands of up to 32, 64 and 128 diagonals */
+int nw_thin_class(int W);
+/* The widest band a thin kernel takes (NW_GPU_THIN_W, 0 for none; 128 by default). */
+int nw_thin_wmax(void);
+struct nw_pparams;
+struct nw_pjob;
+/* Thin path problems ids[0..count), all of class cls, on stream st (trace included). */
+int nw_thin_path_launch(nw_gpu_t *g, const nw_pparams &p, const int32_t *ids, int64_t count, uint32_t *counter,
+			int cls, cudaStream_t st);
+void nw_thin_path_emulate(const nw_pparams &p, const int32_t *ids, int64_t count);
+/* Direction word offsets of thin path problems in launch order; returns the words used. */
+int64_t nw_thin_layout(std::vector<nw_pjob> &jobs, const int32_t *ids, int64_t count, int64_t dir_base);
 
 /* ---------------------------------------------------------------- scoring tables */
 /* Fill tab (NW_TAB_DIM^2) from sc with the pad rows/columns of kind. */

@@ -13,8 +13,10 @@
  * A FULL span's optimal score is known (the score engine's), so its problem computes only
  * the diagonals that a path of that score can reach (src/band.h): with a score near the
  * maximum, a few. To follow such a band closely a problem takes fewer threads (G of 4, 8
- * or 16 rather than a warp: stripes of fewer rows, less lag), chosen with R by a small cost
- * model; GACT tiles and Myers-Miller problems keep the whole matrix and a warp each.
+ * or 16 rather than a warp: stripes of fewer rows, less lag), or a single thread that
+ * sweeps the band itself (the thin kernel, gpu_thin.cu, for bands of up to 128 diagonals),
+ * chosen by a small cost model; GACT tiles and Myers-Miller problems keep the whole matrix
+ * and a warp each.
  *
  * A batch is cut to the device memory that cudaMemGetInfo reports free (direction words
  * dominate: 4 bits a computed cell, rounded up to stripes of G R rows). The same driver
@@ -31,6 +33,7 @@
 
 #include "gpu_internal.cuh"
 #include "path_dp.cuh"
+#include "thin_dp.cuh"
 extern "C" {
 #include "band.h"
 #include "path.h"
@@ -77,11 +80,12 @@ __global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p,
 	}
 }
 
+/* The traces of the group shapes' problems (thin problems trace in their own kernel). */
 __global__ void nw_path_trace_kernel(nw_pparams p)
 {
 	for (int64_t id = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; id < p.n_jobs;
 	     id += (int64_t)gridDim.x * blockDim.x)
-		nw_ptrace(p, id);
+		if (p.jobs[id].G > 1) nw_ptrace(p, id);
 }
 
 /* The kernel's thread logic on the host: a warp's 32 lanes step by step, in groups of G,
@@ -117,13 +121,16 @@ static void nw_path_emulate_launch(const nw_pparams &p, const int32_t *ids, int6
 	}
 }
 
-/* The shapes: R (rows a thread) and G (threads a problem); one launch per shape. */
+/* The shapes: R (rows a thread) and G (threads a problem), then the thin classes (G = 1,
+ * gpu_thin.cu); one launch per shape. */
 static const int nw_path_rs[4] = {4, 5, 6, 8};
 static const int nw_path_gs[4] = {4, 8, 16, 32};
 #define NW_PATH_SHAPES 16
+#define NW_PATH_ALL_SHAPES (NW_PATH_SHAPES + NW_THIN_CLASSES)
 
 static int nw_path_shape(int R, int G)
 {
+	if (G == 1) return NW_PATH_SHAPES + nw_thin_class(8 * R);
 	int r = 0, g = 0;
 	while (r < 3 && nw_path_rs[r] != R) r++;
 	while (g < 3 && nw_path_gs[g] != G) g++;
@@ -162,8 +169,11 @@ static void nw_path_emulate(const nw_pparams &p, const std::vector<int32_t> &ids
 			nw_path_emulate_launch<decltype(r)::value, decltype(g)::value>(p, ids.data() + first[x],
 										     first[x + 1] - first[x]);
 		});
+	for (int x = NW_PATH_SHAPES; x < NW_PATH_ALL_SHAPES; x++)
+		nw_thin_path_emulate(p, ids.data() + first[x], first[x + 1] - first[x]);
 	if (p.trace)
-		for (int64_t id = 0; id < p.n_jobs; id++) nw_ptrace(p, id);
+		for (int64_t id = 0; id < p.n_jobs; id++)
+			if (p.jobs[id].G > 1) nw_ptrace(p, id);
 }
 
 /* ---------------------------------------------------------------- one batch of problems */
@@ -215,19 +225,38 @@ static int64_t nw_pshape_cost(const nw_pjob &j)
 	return steps * j.G * (j.R + 3) + 2 * passed;
 }
 
+/* A thin problem (gpu_thin.cu) costs about NW_THIN_CELL units a cell of its band, padded
+ * to whole direction words, and computes nothing else. */
+#define NW_THIN_CELL 2
+
 /* The shape of a FULL problem with its band set: the cheapest by nw_pshape_cost over every
- * G and R (G = force_g only, when set), the larger G, then the larger R on ties. */
-static void nw_pick_shape(nw_pjob &j, int force_g)
+ * G and R (G = force_g only, when set; force_g 1: thin wherever it may run), the larger G,
+ * then the larger R on ties. Thin when the band fits a thin kernel, its values fit 16 bits
+ * and it costs less. */
+static void nw_pick_shape(nw_pjob &j, int force_g, const nw_scoring_t *sc, int thin_wmax)
 {
+	const int32_t Wp = (j.dhi - j.dlo + 1 + 7) / 8 * 8;
+	const int64_t M = std::max(sc->max_score, 0);
+	const bool thin_ok = Wp <= thin_wmax && nw_thin_fits(std::max(j.top_open, j.left_open), sc->gap_open,
+							       sc->gap_extend, j.m, j.n, M * std::min(j.m, j.n));
+	const int64_t thin_cost = NW_THIN_CELL * (int64_t)j.m * Wp;
 	int bg = 32, br = nw_pick_R(j.m);
 	int64_t best = INT64_MAX;
-	for (int g = 3; g >= 0; g--) {
+	if (thin_ok && force_g == 1) best = -1, bg = 1; /* nothing beats it below */
+	for (int g = 3; g >= 0 && bg != 1; g--) {
 		if (force_g && nw_path_gs[g] != force_g) continue;
 		for (int r = 3; r >= 0; r--) {
 			j.G = nw_path_gs[g], j.R = nw_path_rs[r];
 			const int64_t c = nw_pshape_cost(j);
 			if (c < best) best = c, bg = j.G, br = j.R;
 		}
+	}
+	if (thin_ok && !force_g && thin_cost < best) bg = 1;
+	if (bg == 1) { /* the band widened to whole words: R words a row */
+		j.G = 1, j.R = Wp / 8;
+		j.dhi = j.dlo + Wp - 1;
+		j.dir_words = (int64_t)j.m * j.R;
+		return;
 	}
 	j.G = bg, j.R = br;
 	j.dir_words = nw_pdir_words(j);
@@ -247,12 +276,14 @@ static size_t nw_pjob_bytes(const nw_pjob &j, bool trace)
 static void nw_order_jobs(const std::vector<nw_pjob> &jobs, std::vector<int32_t> &ids, int64_t *first)
 {
 	const size_t n = jobs.size();
-	const uint64_t most = 0x0fffffff;
+	const uint64_t most = 0x07ffffff;
 	std::vector<uint64_t> a(n), b(n);
 	for (size_t k = 0; k < n; k++) {
 		const nw_pjob &j = jobs[k];
-		const uint64_t steps = std::min<uint64_t>((uint64_t)(j.dir_words / j.G), most);
-		a[k] = ((uint64_t)nw_path_shape(j.R, j.G) << 28 | (most - steps)) << 32 | k;
+		/* thin: the widest band, then the most rows (a warp's 32 problems run side by side) */
+		const uint64_t steps = j.G == 1 ? (uint64_t)j.R << 20 | std::min<uint64_t>((uint64_t)j.m, 0xfffff)
+						: std::min<uint64_t>((uint64_t)(j.dir_words / j.G), most);
+		a[k] = ((uint64_t)nw_path_shape(j.R, j.G) << 27 | (most - std::min(steps, most))) << 32 | k;
 	}
 	for (int sh = 32; sh < 64; sh += 8) {
 		size_t cnt[257] = {0};
@@ -262,12 +293,12 @@ static void nw_order_jobs(const std::vector<nw_pjob> &jobs, std::vector<int32_t>
 		a.swap(b);
 	}
 	ids.resize(n);
-	for (int x = 0; x <= NW_PATH_SHAPES; x++) first[x] = 0;
+	for (int x = 0; x <= NW_PATH_ALL_SHAPES; x++) first[x] = 0;
 	for (size_t k = 0; k < n; k++) {
 		ids[k] = (int32_t)(a[k] & 0xffffffffu);
-		first[(a[k] >> 60) + 1]++;
+		first[(a[k] >> 59) + 1]++;
 	}
-	for (int x = 0; x < NW_PATH_SHAPES; x++) first[x + 1] += first[x];
+	for (int x = 0; x < NW_PATH_ALL_SHAPES; x++) first[x + 1] += first[x];
 }
 
 /* Lay out jobs[0..n) (offsets), run them, bring the outputs back into x. */
@@ -275,6 +306,9 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 {
 	const int64_t n = (int64_t)x.jobs.size();
 	if (n == 0) return 0;
+	std::vector<int32_t> ids;
+	int64_t first[NW_PATH_ALL_SHAPES + 1];
+	nw_order_jobs(x.jobs, ids, first);
 	int64_t dirw = 0, rowi = 0, runw = 0, outi = 0;
 	for (int64_t k = 0; k < n; k++) {
 		nw_pjob &j = x.jobs[k];
@@ -284,15 +318,13 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 			j.out_off = outi;
 			outi += 2 * ((int64_t)j.n + 1);
 		} else {
-			j.dir_off = dirw;
-			dirw += j.dir_words;
+			if (j.G > 1) j.dir_off = dirw, dirw += j.dir_words;
 			j.run_off = runw;
 			runw += (int64_t)j.m + j.n + 1;
 		}
 	}
-	std::vector<int32_t> ids;
-	int64_t first[NW_PATH_SHAPES + 1];
-	nw_order_jobs(x.jobs, ids, first);
+	for (int sh = NW_PATH_SHAPES; sh < NW_PATH_ALL_SHAPES && trace; sh++) /* thin: a warp's words interleave */
+		dirw += nw_thin_layout(x.jobs, ids.data() + first[sh], first[sh + 1] - first[sh], dirw);
 	x.rows.assign((size_t)outi, 0);
 	x.runs.resize(trace ? (size_t)runw : 0);
 	x.n_runs.assign(trace ? (size_t)n : 0, 0);
@@ -326,7 +358,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	/* one device buffer: jobs | ids | table | counters | n_runs | corner | rows | runs | dirs |
 	 * last rows */
 	const size_t o_ids = (bj + 15) & ~(size_t)15, o_tab = (o_ids + bi + 15) & ~(size_t)15, o_cnt = o_tab + 4096,
-		     o_nr = o_cnt + 4 * NW_PATH_SHAPES,
+		     o_nr = o_cnt + 4 * NW_PATH_ALL_SHAPES,
 		     o_co = (o_nr + bn + 15) & ~(size_t)15, o_rows = (o_co + bc + 15) & ~(size_t)15,
 		     o_runs = (o_rows + br + 15) & ~(size_t)15, o_dirs = (o_runs + bu + 15) & ~(size_t)15,
 		     o_out = (o_dirs + bd + 15) & ~(size_t)15, total = o_out + bo + 16;
@@ -335,7 +367,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d, x.jobs.data(), bj, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_ids, ids.data(), bi, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_tab, x.score, 4096, cudaMemcpyHostToDevice, g->stream));
-	NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_cnt, 0, 4 * NW_PATH_SHAPES, g->stream));
+	NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_cnt, 0, 4 * NW_PATH_ALL_SHAPES, g->stream));
 	p.jobs = (const nw_pjob *)d;
 	p.score = (const int32_t *)(d + o_tab);
 	p.n_runs = (int32_t *)(d + o_nr);
@@ -355,6 +387,13 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev_up, g->stream));
 	for (int k = 0; k < NW_STREAMS; k++) NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->side[k], g->ev_up, 0));
 	int launched = 0;
+	for (int sh = NW_PATH_SHAPES; sh < NW_PATH_ALL_SHAPES; sh++) { /* thin first: they trace too */
+		const int64_t cnt = first[sh + 1] - first[sh];
+		if (!cnt) continue;
+		const int32_t *dids = (const int32_t *)(d + o_ids) + first[sh];
+		NW_TRY(nw_thin_path_launch(g, p, dids, cnt, (uint32_t *)(d + o_cnt) + sh, sh - NW_PATH_SHAPES,
+					   g->side[launched++ % NW_STREAMS]));
+	}
 	for (int sh = 0; sh < NW_PATH_SHAPES; sh++) {
 		const int64_t cnt = first[sh + 1] - first[sh];
 		if (!cnt) continue;
@@ -481,13 +520,14 @@ static int nw_run_batches(nw_pexec &x, std::vector<nw_pjob> &all, bool trace, si
 	return 0;
 }
 
-/* NW_GPU_PATH_G: the G (4, 8, 16 or 32) of every FULL problem, so that tests reach each
- * banded shape; otherwise nw_pick_shape's cost model chooses. */
+/* NW_GPU_PATH_G: the G (4, 8, 16 or 32) of every FULL problem, or 1 (thin wherever a thin
+ * kernel may take it), so that tests reach each banded shape; otherwise nw_pick_shape's
+ * cost model chooses. */
 static int nw_env_path_g(void)
 {
 	const char *s = getenv("NW_GPU_PATH_G");
 	const int g = s && *s ? atoi(s) : 0;
-	return g == 4 || g == 8 || g == 16 || g == 32 ? g : 0;
+	return g == 1 || g == 4 || g == 8 || g == 16 || g == 32 ? g : 0;
 }
 
 /* The band of a FULL span whose optimal score S is known (src/band.h): insertions take it
@@ -509,13 +549,13 @@ static void nw_set_band(nw_pjob &j, const nw_scoring_t *sc, int64_t S)
 static int nw_paths_full(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, const nw_scoring_t *sc)
 {
 	const int32_t O = sc->gap_open;
-	const int force_g = nw_env_path_g();
+	const int force_g = nw_env_path_g(), thin_wmax = nw_thin_wmax();
 	std::vector<nw_pjob> all(sp.size());
 	auto make = [&](size_t, size_t k, unsigned) {
 		const nw_pspan &s = sp[k];
 		all[k] = nw_make_pjob(s.qb, 1, s.m, s.rb, 1, s.n, O, O, O);
 		nw_set_band(all[k], sc, res[s.k].score);
-		nw_pick_shape(all[k], force_g);
+		nw_pick_shape(all[k], force_g, sc, thin_wmax);
 		return 0;
 	};
 	NW_TRY(nw_parallel_take(0, sp.size(), make));

@@ -63,11 +63,11 @@ struct nw_pjob {
 	int32_t top_open, left_open;
 	int32_t end_open;      /* trace: the open of a vertical gap ending at (m, n) (Myers-Miller
 				* leaves: 0 when it continues the gap of the split below) */
-	int32_t R;             /* rows a thread */
-	int32_t G;             /* threads a problem */
+	int32_t R;             /* rows a thread (G == 1: direction words a band row) */
+	int32_t G;             /* threads a problem; 1: a thin problem (thin_dp.cuh) */
 	int32_t dlo, dhi;      /* the band: -m <= dlo <= min(0, n - m), max(0, n - m) <= dhi <= n */
 	int64_t dir_words;     /* trace: direction words (nw_pdir_words), kept for the layout */
-	int64_t dir_off;       /* trace: first direction word */
+	int64_t dir_off;       /* trace: first direction word (thin: its warp's, plus its lane) */
 	int64_t row_off;       /* int32 entries: the border row between stripes, 2 (n + 1) */
 	int64_t out_off;       /* last row: H[m][0..n], then F[m][0..n] in lastrow */
 	int64_t run_off;       /* trace: first CIGAR run (m + n + 1 runs at most) */
@@ -146,6 +146,19 @@ struct nw_pdir_cursor {
 		*shift = (w % jb.R) * 4;
 		if (j < jlo || j > jhi) return -1;
 		return (base + (j - jlo) + t) * jb.G + t;
+	}
+};
+
+/* The same for a thin problem (G == 1, thin_dp.cuh): one thread swept a band of 8 R
+ * diagonals from dlo, R words a row, the words of a warp's 32 problems interleaved. */
+struct nw_pthin_cursor {
+	NW_HD void start(const nw_pjob &) {}
+	NW_HD int64_t at(const nw_pjob &jb, int64_t i, int64_t j, int *shift)
+	{
+		const int64_t x = j - i - jb.dlo;
+		if (x < 0 || x >= 8 * (int64_t)jb.R) return -1;
+		*shift = (int)(x & 7) * 4;
+		return ((i - 1) * jb.R + (x >> 3)) * 32;
 	}
 };
 
@@ -330,7 +343,8 @@ struct nw_prun_writer {
  * charged at end_open, beats H[m][n] (a Myers-Miller leaf whose last gap continues the
  * split's), else at the node. Column 0 and row 0 are the leading gaps. n_runs is -1 when the
  * walk leaves the computed windows, which only a band too narrow for the path can cause. */
-NW_HD void nw_ptrace(const nw_pparams &p, int64_t id)
+template <class Cursor>
+NW_HD void nw_ptrace_walk(const nw_pparams &p, int64_t id)
 {
 	const nw_pjob jb = p.jobs[id];
 	int64_t i = jb.m, j = jb.n;
@@ -341,7 +355,7 @@ NW_HD void nw_ptrace(const nw_pparams &p, int64_t id)
 	w.n = 0;
 	w.op = 0;
 	w.len = 0;
-	nw_pdir_cursor cur;
+	Cursor cur;
 	cur.start(jb);
 	while (i > 0 && j > 0) {
 		int sh;
@@ -375,6 +389,11 @@ NW_HD void nw_ptrace(const nw_pparams &p, int64_t id)
 	w.push(NW_CIGAR_D, j);
 	w.flush();
 	p.n_runs[id] = w.n;
+}
+NW_HD void nw_ptrace(const nw_pparams &p, int64_t id)
+{
+	if (p.jobs[id].G == 1) nw_ptrace_walk<nw_pthin_cursor>(p, id);
+	else nw_ptrace_walk<nw_pdir_cursor>(p, id);
 }
 
 #endif
