@@ -287,7 +287,7 @@ void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *
 		     nw_dp_out *out);
 
 /* ---------------------------------------------------------------- thin kernels */
-#define NW_THIN_CLASSES 3 /* launch classes: bands of up to 32, 64 and 128 diagonals */
+#define NW_THIN_CLASSES 6 /* launch classes: bands of up to 16, 32, 48, 64, 96 and 128 diagonals */
 int nw_thin_class(int W);
 /* The widest band a thin kernel takes (NW_GPU_THIN_W, 0 for none; 128 by default). */
 int nw_thin_wmax(void);

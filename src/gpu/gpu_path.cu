@@ -225,24 +225,25 @@ static int64_t nw_pshape_cost(const nw_pjob &j)
 	return steps * j.G * (j.R + 3) + 2 * passed;
 }
 
-/* A thin problem (gpu_thin.cu) costs about NW_THIN_CELL units a cell of its band, padded
- * to whole direction words, and computes nothing else. */
-#define NW_THIN_CELL 2
+/* Rows of the longest problem a thin kernel takes: one thread sweeps them all, so a batch
+ * of a few long spans keeps the groups' parallelism. */
+#define NW_THIN_MAX_ROWS 1024
 
-/* The shape of a FULL problem with its band set: the cheapest by nw_pshape_cost over every
- * G and R (G = force_g only, when set; force_g 1: thin wherever it may run), the larger G,
- * then the larger R on ties. Thin when the band fits a thin kernel, its values fit 16 bits
- * and it costs less. */
+/* The shape of a FULL problem with its band set: thin (G = 1) when the band fits a thin
+ * kernel, its values fit 16 bits and it has at most NW_THIN_MAX_ROWS rows (on B's reads,
+ * thin for every such span beat the cost model's mix of thin and groups: RESULTS.md);
+ * otherwise the cheapest by nw_pshape_cost over every G and R (G = force_g only, when
+ * set; force_g 1: thin wherever it may run, whatever the rows), the larger G, then the
+ * larger R on ties. */
 static void nw_pick_shape(nw_pjob &j, int force_g, const nw_scoring_t *sc, int thin_wmax)
 {
 	const int32_t Wp = (j.dhi - j.dlo + 1 + 7) / 8 * 8;
 	const int64_t M = std::max(sc->max_score, 0);
 	const bool thin_ok = Wp <= thin_wmax && nw_thin_fits(std::max(j.top_open, j.left_open), sc->gap_open,
 							       sc->gap_extend, j.m, j.n, M * std::min(j.m, j.n));
-	const int64_t thin_cost = NW_THIN_CELL * (int64_t)j.m * Wp;
 	int bg = 32, br = nw_pick_R(j.m);
 	int64_t best = INT64_MAX;
-	if (thin_ok && force_g == 1) best = -1, bg = 1; /* nothing beats it below */
+	if (thin_ok && (force_g == 1 || (!force_g && j.m <= NW_THIN_MAX_ROWS))) bg = 1;
 	for (int g = 3; g >= 0 && bg != 1; g--) {
 		if (force_g && nw_path_gs[g] != force_g) continue;
 		for (int r = 3; r >= 0; r--) {
@@ -251,7 +252,6 @@ static void nw_pick_shape(nw_pjob &j, int force_g, const nw_scoring_t *sc, int t
 			if (c < best) best = c, bg = j.G, br = j.R;
 		}
 	}
-	if (thin_ok && !force_g && thin_cost < best) bg = 1;
 	if (bg == 1) { /* the band widened to whole words: R words a row */
 		j.G = 1, j.R = Wp / 8;
 		j.dhi = j.dlo + Wp - 1;
@@ -387,7 +387,7 @@ static int nw_pexec_run(nw_pexec &x, bool trace)
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev_up, g->stream));
 	for (int k = 0; k < NW_STREAMS; k++) NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->side[k], g->ev_up, 0));
 	int launched = 0;
-	for (int sh = NW_PATH_SHAPES; sh < NW_PATH_ALL_SHAPES; sh++) { /* thin first: they trace too */
+	for (int sh = NW_PATH_ALL_SHAPES - 1; sh >= NW_PATH_SHAPES; sh--) { /* thin first, widest first: they trace too */
 		const int64_t cnt = first[sh + 1] - first[sh];
 		if (!cnt) continue;
 		const int32_t *dids = (const int32_t *)(d + o_ids) + first[sh];

@@ -19,8 +19,9 @@
 
 #define NW_THIN_BLOCK 128
 
-/* The launch classes: bands of up to 32, 64 and 128 diagonals. */
-static const int nw_thin_w[NW_THIN_CLASSES] = {32, 64, 128};
+/* The launch classes: bands of up to 16, ..., 128 diagonals (shared memory grows with the
+ * band, so that a class of narrower bands fits more warps an SM). */
+static const int nw_thin_w[NW_THIN_CLASSES] = {16, 32, 48, 64, 96, 128};
 
 int nw_thin_class(int W)
 {
