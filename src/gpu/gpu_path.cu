@@ -13,10 +13,10 @@
  * A FULL span's optimal score is known (the score engine's), so its problem computes only
  * the diagonals that a path of that score can reach (src/band.h): with a score near the
  * maximum, a few. To follow such a band closely a problem takes fewer threads (G of 4, 8
- * or 16 rather than a warp: stripes of fewer rows, less lag), or a single thread that
- * sweeps the band itself (the thin kernel, gpu_thin.cu, for bands of up to 128 diagonals),
- * chosen by a small cost model; GACT tiles and Myers-Miller problems keep the whole matrix
- * and a warp each.
+ * or 16 rather than a warp: stripes of fewer rows, less lag, G and R chosen by a small
+ * cost model), or a single thread that sweeps the band itself (the thin kernel,
+ * gpu_thin.cu, taken by every span whose band and values fit it: see nw_pick_shape); GACT
+ * tiles and Myers-Miller problems keep the whole matrix and a warp each.
  *
  * A batch is cut to the device memory that cudaMemGetInfo reports free (direction words
  * dominate: 4 bits a computed cell, rounded up to stripes of G R rows). The same driver
@@ -521,8 +521,8 @@ static int nw_run_batches(nw_pexec &x, std::vector<nw_pjob> &all, bool trace, si
 }
 
 /* NW_GPU_PATH_G: the G (4, 8, 16 or 32) of every FULL problem, or 1 (thin wherever a thin
- * kernel may take it), so that tests reach each banded shape; otherwise nw_pick_shape's
- * cost model chooses. */
+ * kernel may take it), so that tests reach each banded shape; otherwise nw_pick_shape
+ * chooses. */
 static int nw_env_path_g(void)
 {
 	const char *s = getenv("NW_GPU_PATH_G");

@@ -10,7 +10,6 @@
  */
 #include <algorithm>
 #include <stdlib.h>
-#include <string.h>
 #include <vector>
 
 #include "gpu_internal.cuh"

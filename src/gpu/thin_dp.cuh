@@ -12,8 +12,8 @@
  *
  * Slot x of a thread lies at hf[x * stride] (a warp's 32 threads side by side in shared
  * memory, so no bank conflicts); the host twin uses stride 1. Cells off the band read
- * H = F = NW_THIN_LOW, and stored values are raised to it: the planners take only problems
- * whose true values all lie above it and fit 16 bits (nw_thin_fits), so every computed
+ * H = F = NW_THIN_LOW, and stored values are raised to it: the path planner takes only
+ * problems whose true values all lie above it and fit 16 bits (nw_thin_fits), so every computed
  * value stays at most its true value and every cell on an optimal path keeps its true
  * value (the argument of path_dp.cuh). Only cells with 1 <= j <= n are computed; column 0
  * is the left border.
