@@ -112,6 +112,25 @@ NW_HD typename L::V nw_cell(typename L::V hd, typename L::V s, typename L::V &e,
 	return hn;
 }
 
+/* The same cell with one operation, not four, between F[i][j] and F[i+1][j] (a thread's
+ * rows run down this chain every step). Gap opening is never negative, so
+ * H[i][j] - O - Ext = max(X, F[i][j]) - O - Ext with F[i][j] - O - Ext <= F[i][j] - Ext,
+ * where X = max(H[i-1][j-1] + s, E[i][j]) (and 0, local) does not wait for F:
+ *   F[i+1][j] = max(F[i][j] - Ext, X - O - Ext).
+ * Six operations instead of five: for kernels whose steps wait on the chain of R rows (a
+ * warp or two an SM: the long kernels) rather than on issue (the batch kernels). */
+template <class L, bool RELU>
+NW_HD typename L::V nw_cell_fchain(typename L::V hd, typename L::V s, typename L::V &e,
+				   typename L::V &f, typename L::V neg_oe, typename L::V neg_e)
+{
+	typedef typename L::V V;
+	V x = RELU ? L::addmax_relu(hd, s, e) : L::addmax(hd, s, e);
+	V hn = L::max2(x, f);
+	f = L::addmax(f, neg_e, L::add(x, neg_oe));
+	e = L::addmax(e, neg_e, L::add(hn, neg_oe));
+	return hn;
+}
+
 /* ---------------------------------------------------------------- DP problems
  * Every score/coordinate request is one or two DP problems: a forward pass (score and
  * end) and, for local and semiglobal, a reverse pass over the reversed prefixes anchored

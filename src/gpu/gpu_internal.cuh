@@ -263,7 +263,9 @@ int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kind, int ncode
 void nw_batch_emulate(int bk, int R, const nw_bparams_t *p);
 
 /* ---------------------------------------------------------------- long kernel */
-#define NW_LONG_R 8                 /* rows per thread: tiles of 32 * 8 = 256 rows */
+#ifndef NW_LONG_R
+#define NW_LONG_R 8 /* rows per thread: tiles of 32 * 8 = 256 rows */
+#endif
 #define NW_LONG_TR (32 * NW_LONG_R)
 typedef struct {
 	nw_job_t job;
@@ -274,13 +276,14 @@ typedef struct {
 	void *rowbuf, *colbuf, *corner;  /* V-typed border buffers (see gpu_long.cu) */
 	nw_cand *rowbest;                /* [nti] running best of each tile row */
 	int64_t d;                       /* anti-diagonal of the tile at hand (ti + tj) */
+	int64_t tlo, thi;                /* the tile rows that launch d computes */
+	int32_t banded;                  /* reverse passes: only tiles that meet the band
+					  * [job.dlo, job.dhi] are computed */
 } nw_lparams_t;
 
 /* Align one long problem; wide = 1 for 64-bit scores. */
 int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
 		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out);
-/* Host emulation of one launch of the long kernel (buffers in host memory). */
-void nw_long_emulate_launch(const nw_lparams_t *p, int wide);
 /* Host emulation of a whole long problem (host memory; TC columns a tile). */
 void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
 		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int32_t TC,

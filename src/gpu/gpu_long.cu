@@ -41,6 +41,15 @@ NW_HD V nw_ld_cg(const V *p)
 #endif
 }
 
+/* A lower bound of H[i][j] in a pass with global borders (the reverse passes): the path
+ * along the top border to column j, then down column j to row i. Padding rows (i <= 0)
+ * copy the top border. */
+NW_HD int64_t nw_long_bound(const nw_dp_rules &ru, int64_t O, int64_t E, int64_t i, int64_t j)
+{
+	if (i <= 0) return nw_top_border(ru, O, E, j);
+	return nw_top_border(ru, O, E, j) + nw_left_border(ru, O, E, i);
+}
+
 template <class L, int KC>
 struct nw_lthread {
 	typedef typename L::V V;
@@ -56,7 +65,7 @@ struct nw_lthread {
 	V neg_oe, neg_e;
 	SC sc;
 	V *rowbuf, *colbuf, *corner, *snap;
-	nw_sweep<SC, R, RELU> sw;
+	nw_sweep<SC, R, RELU, true> sw; /* a warp or two an SM: steps wait on the F chain */
 	nw_tracker<L, R> tr;
 	nw_cand cand; /* last row: running result (thread 31 of the last tile row) */
 	bool lastrow;
@@ -195,54 +204,105 @@ __device__ void nw_long_tile_end(T &th, const nw_lparams_t &p, int64_t ti, int t
 	}
 }
 
-/* One anti-diagonal of TR x TC tiles (p.d), a warp a tile: for problems with more tile rows
- * than the GPU holds warps, where the staircase below would lag by TC + 31 steps a row. */
+/* One tile's sweep, columns th.j0 .. th.j1 of tile row th.ti, shared by both kernels.
+ * Columns go in groups of 32: at the start of a group the warp loads, one column a lane,
+ * the scorer words and (for thread 0) the row above, and hands them out by shuffles, so
+ * that no step waits on memory (a load a step on thread 0 stalls the whole warp for the
+ * latency of L2 at every step). STAIR (the staircase): the row above is published by tile
+ * row ti - 1 during this launch, so thread 0 waits until done[ti - 1] covers the group,
+ * and thread 31 publishes its bottom row every NW_LONG_PUBLISH columns (done[ti] is the
+ * number of columns published): each publication costs a memory fence, which stalls the
+ * warp, while a longer span delays the tile row below. Otherwise (anti-diagonals) the row
+ * above was written by an earlier launch, and thread 0 saves the corner of the next tile
+ * of its tile row before thread 31 overwrites it. */
+template <class T, bool STAIR>
+__device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
+{
+	typedef typename T::V V;
+	const int t = th.t;
+	const int64_t ti = th.ti, j0 = th.j0, j1 = th.j1;
+	const V *rowbuf = (const V *)p.rowbuf;
+	V hout = 0, fout = 0, gh = 0, gf = 0;
+	uint32_t cw_cur = 0, cw_prev = 0;
+	int64_t B = j0;    /* first column of the group thread 0 is in */
+	int64_t avail = 0; /* columns of tile row ti - 1 known to be published (thread 0) */
+	const int64_t steps = j1 - j0 + 1 + 31;
+	for (int64_t k = 0; k < steps; k++) {
+		if ((k & 31) == 0) { /* thread 0 enters a new group: columns B .. B + 31 */
+			B = j0 + k;
+			const int64_t col = B + t;
+			if (STAIR && B <= j1 && ti > 0) {
+				const int64_t last = B + 31 < j1 ? B + 31 : j1;
+				if (t == 0 && avail < last) {
+					const volatile uint32_t *above = done + ti - 1;
+					while ((avail = (int64_t)*above) < last) __nanosleep(32);
+					__threadfence();
+				}
+				__syncwarp();
+			}
+			cw_prev = cw_cur;
+			if (col <= j1) {
+				cw_cur = th.colword(p, col);
+				if (ti == 0) {
+					gh = th.top(col);
+					gf = gh + th.neg_oe;
+				} else {
+					gh = nw_ld_cg(&rowbuf[2 * col]);
+					gf = nw_ld_cg(&rowbuf[2 * col + 1]);
+				}
+			}
+		}
+		V hin = __shfl_up_sync(0xffffffffu, hout, 1);
+		V fin = __shfl_up_sync(0xffffffffu, fout, 1);
+		const V h0 = __shfl_sync(0xffffffffu, gh, (int)(k & 31));
+		const V f0 = __shfl_sync(0xffffffffu, gf, (int)(k & 31));
+		const int64_t j = j0 + k - t, x = j - B; /* my column, and where its word is */
+		const uint32_t wa = __shfl_sync(0xffffffffu, cw_cur, (int)(x & 31));
+		const uint32_t wb = __shfl_sync(0xffffffffu, cw_prev, (int)((x + 32) & 31));
+		if (t == 0) {
+			hin = h0, fin = f0;
+			if (!STAIR && j == j1) th.corner[ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
+		}
+		if (j >= j0 && j <= j1) th.advance(p, j, hin, fin, x >= 0 ? wa : wb, hout, fout);
+		if (STAIR && t == 31 && j >= j0 && ((j & (NW_LONG_PUBLISH - 1)) == 0 || j == j1)) { /* my bottom row so far */
+			__threadfence();
+			atomicExch(done + ti, (uint32_t)j);
+		}
+	}
+	__syncwarp();
+}
+
+/* One anti-diagonal of TR x TC tiles (p.d), a warp a tile, tile rows p.tlo .. p.thi: for
+ * problems with more tile rows than the GPU holds warps, where the staircase below would
+ * lag by TC + 31 steps a row. */
 template <class L, int KC>
 __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_diag_kernel(const nw_lparams_t p)
 {
 	typedef nw_lthread<L, KC> T;
-	typedef typename L::V V;
 	__shared__ nw_long_smem<L> sm;
 	sm.load(p.table);
-	int64_t lo = p.d - (p.ntj - 1) > 0 ? p.d - (p.ntj - 1) : 0;
-	int64_t hi = p.d < p.nti - 1 ? p.d : p.nti - 1;
-	int64_t ti = lo + (int64_t)blockIdx.x * NW_LONG_WARPS + threadIdx.x / 32;
-	if (ti > hi) return; /* whole warp */
+	int64_t ti = p.tlo + (int64_t)blockIdx.x * NW_LONG_WARPS + threadIdx.x / 32;
+	if (ti > p.thi) return; /* whole warp */
 	const int t = threadIdx.x & 31;
 	T th;
 	th.init(p, sm.tab, ti, t, sm.snap());
 	__syncwarp(); /* everyone has read colbuf before anyone writes it */
-	V hout = 0, fout = 0;
-	int64_t steps = th.j1 - th.j0 + 1 + 31;
-	for (int64_t k = 0; k < steps; k++) {
-		V hin = __shfl_up_sync(0xffffffffu, hout, 1);
-		V fin = __shfl_up_sync(0xffffffffu, fout, 1);
-		th.step(p, k, hin, fin, hout, fout);
-	}
-	__syncwarp();
+	nw_long_sweep<T, false>(th, p, NULL);
 	nw_long_tile_end(th, p, ti, t);
 }
 
 /* The whole problem in one launch (problems with fewer tile rows than the GPU holds
- * warps, such as two sequences of tens of kilobases). A warp takes a tile row (from *counter, in order) and
- * sweeps all its columns as one tile (TC = n), without restarting the wavefront. Columns
- * go in groups of 32: at the start of a group the warp loads, one column a lane, the
- * scorer words and (for thread 0) the row above, from rowbuf once tile row ti - 1 has
- * published them (done[ti - 1] says how many columns), and hands them out by shuffles,
- * so no step waits on memory. Thread 31 publishes its bottom row every NW_LONG_PUBLISH
- * columns (done[ti] is the number of columns published): each publication costs a memory
- * fence, which stalls the warp, while a longer span delays the tile row below. */
+ * warps, such as two sequences of tens of kilobases). A warp takes a tile row (from
+ * *counter, in order) and sweeps all its columns as one tile (TC = n), without restarting
+ * the wavefront; tile rows wait on the one above (nw_long_sweep, STAIR). */
 template <class L, int KC>
 __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lparams_t p, uint32_t *counter,
 									   uint32_t *done)
 {
 	typedef nw_lthread<L, KC> T;
-	typedef typename L::V V;
 	__shared__ nw_long_smem<L> sm;
 	sm.load(p.table);
 	const int t = threadIdx.x & 31;
-	const int64_t n = p.job.n;
-	const V *rowbuf = (const V *)p.rowbuf;
 	for (;;) {
 		uint32_t ti = 0;
 		if (t == 0) ti = atomicAdd(counter, 1u);
@@ -252,52 +312,46 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lpa
 		T th;
 		th.init(p, sm.tab, ti, t, sm.snap());
 		__syncwarp();
-		V hout = 0, fout = 0, gh = 0, gf = 0;
-		uint32_t cw_cur = 0, cw_prev = 0;
-		int64_t B = 1;     /* first column of the group thread 0 is in */
-		int64_t avail = 0; /* columns of tile row ti - 1 known to be published (thread 0) */
-		for (int64_t k = 0; k < n + 31; k++) {
-			if ((k & 31) == 0) { /* thread 0 enters a new group: columns B .. B + 31 */
-				B = k + 1;
-				const int64_t col = B + t;
-				if (B <= n && ti > 0) {
-					const int64_t last = B + 31 < n ? B + 31 : n;
-					if (t == 0 && avail < last) {
-						const volatile uint32_t *above = done + ti - 1;
-						while ((avail = (int64_t)*above) < last) __nanosleep(32);
-						__threadfence();
-					}
-					__syncwarp();
-				}
-				cw_prev = cw_cur;
-				if (col <= n) {
-					cw_cur = th.colword(p, col);
-					if (ti == 0) {
-						gh = th.top(col);
-						gf = gh + th.neg_oe;
-					} else {
-						gh = nw_ld_cg(&rowbuf[2 * col]);
-						gf = nw_ld_cg(&rowbuf[2 * col + 1]);
-					}
-				}
-			}
-			V hin = __shfl_up_sync(0xffffffffu, hout, 1);
-			V fin = __shfl_up_sync(0xffffffffu, fout, 1);
-			const V h0 = __shfl_sync(0xffffffffu, gh, (int)(k & 31));
-			const V f0 = __shfl_sync(0xffffffffu, gf, (int)(k & 31));
-			const int64_t j = k + 1 - t, x = j - B; /* my column, and where its word is */
-			const uint32_t wa = __shfl_sync(0xffffffffu, cw_cur, (int)(x & 31));
-			const uint32_t wb = __shfl_sync(0xffffffffu, cw_prev, (int)((x + 32) & 31));
-			if (t == 0) hin = h0, fin = f0;
-			if (j >= 1 && j <= n) th.advance(p, j, hin, fin, x >= 0 ? wa : wb, hout, fout);
-			if (t == 31 && j >= 1 && ((j & (NW_LONG_PUBLISH - 1)) == 0 || j == n)) { /* my bottom row so far */
-				__threadfence();
-				atomicExch(done + ti, (uint32_t)j);
-			}
-		}
-		__syncwarp();
+		nw_long_sweep<T, true>(th, p, done);
 		nw_long_tile_end(th, p, ti, t);
 	}
+}
+
+/* Banded passes start from borders that are lower bounds of every cell they stand for
+ * (the band argument of src/band.h needs no more: cells off the band may be left lower
+ * than their true values). Tiles off the band are never computed, so a tile at the edge of
+ * the band reads these bounds where its neighbour would have written: rowbuf[j] holds
+ * H[m][j], colbuf[i] H[i][n] (each below every cell of its column or row: a path of gaps
+ * from the origin), corner the lowest of them, and E and F a gap opening below. */
+template <class V>
+NW_HD void nw_long_bound_fill(const nw_lparams_t &p, int64_t x)
+{
+	const nw_dp_rules ru = nw_rules(p.kind);
+	const int64_t O = p.O, E = p.E, m = p.job.m, n = p.job.n;
+	V *rowbuf = (V *)p.rowbuf, *colbuf = (V *)p.colbuf, *corner = (V *)p.corner;
+	if (x <= n) {
+		const int64_t h = nw_long_bound(ru, O, E, m, x);
+		rowbuf[2 * x] = (V)h, rowbuf[2 * x + 1] = (V)(h - O - E);
+	}
+	if (x <= p.Mp) {
+		const int64_t h = nw_long_bound(ru, O, E, x - p.P, n);
+		colbuf[2 * x] = (V)h, colbuf[2 * x + 1] = (V)(h - O - E);
+	}
+	if (x < p.nti) corner[x] = (V)nw_long_bound(ru, O, E, m, n);
+}
+
+static NW_HD int64_t nw_long_bound_count(const nw_lparams_t &p)
+{
+	const int64_t k = (p.job.n > p.Mp ? p.job.n : p.Mp) + 1;
+	return k > p.nti ? k : p.nti;
+}
+
+template <class V>
+__global__ void nw_long_bound_kernel(const nw_lparams_t p)
+{
+	const int64_t stride = (int64_t)gridDim.x * blockDim.x, count = nw_long_bound_count(p);
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < count; x += stride)
+		nw_long_bound_fill<V>(p, x);
 }
 
 /* ---------------------------------------------------------------- host side */
@@ -338,6 +392,40 @@ static void nw_long_result(const nw_lparams_t *p, const std::vector<nw_cand> &rb
 	out->pad_ = 0;
 }
 
+/* The tile rows that launch d computes: every tile of anti-diagonal d, or (banded) those
+ * that meet the band. Along an anti-diagonal the tiles' diagonals j - i fall as ti grows,
+ * so those tiles are one run, found by two binary searches. */
+static void nw_long_diag_rows(nw_lparams_t *p, int64_t d)
+{
+	int64_t lo = d - (p->ntj - 1) > 0 ? d - (p->ntj - 1) : 0;
+	int64_t hi = d < p->nti - 1 ? d : p->nti - 1;
+	if (p->banded && lo <= hi) {
+		const int64_t TR = NW_LONG_TR, TC = p->TC, n = p->job.n;
+		/* the tile's lowest diagonal is at most dhi (the tile is not right of the band) */
+		auto below_top = [&](int64_t ti) { return (d - ti) * TC + 1 - ((ti + 1) * TR - p->P) <= p->job.dhi; };
+		/* its highest diagonal is at least dlo (the tile is not left of the band) */
+		auto above_bottom = [&](int64_t ti) {
+			const int64_t j1 = std::min((d - ti) * TC + TC, n), i0 = std::max<int64_t>(1, ti * TR + 1 - p->P);
+			return j1 - i0 >= p->job.dlo;
+		};
+		int64_t a = lo, b = hi + 1; /* first ti with below_top */
+		while (a < b) {
+			const int64_t c = a + (b - a) / 2;
+			if (below_top(c)) b = c;
+			else a = c + 1;
+		}
+		int64_t first = a;
+		a = lo - 1, b = hi; /* last ti with above_bottom */
+		while (a < b) {
+			const int64_t c = b - (b - a) / 2;
+			if (above_bottom(c)) a = c;
+			else b = c - 1;
+		}
+		lo = first, hi = a;
+	}
+	p->d = d, p->tlo = lo, p->thi = hi;
+}
+
 template <class L, int KC>
 static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out)
 {
@@ -357,11 +445,14 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out)
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(p->rowbest, rb.data(), rb.size() * sizeof(nw_cand),
 					 cudaMemcpyHostToDevice, g->stream));
 	if (p->ntj > 1) { /* anti-diagonals of tiles, a launch each */
+		if (p->banded) {
+			nw_long_bound_kernel<V><<<4 * g->n_sm, 256, 0, g->stream>>>(*p);
+			NW_LAUNCH_CHECK(g);
+		}
 		for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
-			int64_t lo = d - (p->ntj - 1) > 0 ? d - (p->ntj - 1) : 0;
-			int64_t hi = d < p->nti - 1 ? d : p->nti - 1;
-			int64_t blocks = (hi - lo + 1 + NW_LONG_WARPS - 1) / NW_LONG_WARPS;
-			p->d = d;
+			nw_long_diag_rows(p, d);
+			if (p->tlo > p->thi) continue;
+			int64_t blocks = (p->thi - p->tlo + 1 + NW_LONG_WARPS - 1) / NW_LONG_WARPS;
 			nw_long_diag_kernel<L, KC><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p);
 			NW_LAUNCH_CHECK(g);
 		}
@@ -391,9 +482,7 @@ static void nw_long_emul_launch(const nw_lparams_t *p)
 	typedef typename L::V V;
 	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, NW_LONG_R)), hout(32), fout(32), hin(32), fin(32);
 	std::vector<T> th(32);
-	int64_t lo = p->d - (p->ntj - 1) > 0 ? p->d - (p->ntj - 1) : 0;
-	int64_t hi = p->d < p->nti - 1 ? p->d : p->nti - 1;
-	for (int64_t ti = lo; ti <= hi; ti++) {
+	for (int64_t ti = p->tlo; ti <= p->thi; ti++) {
 		for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_SNAP_WORDS(L, NW_LONG_R)]);
 		for (int l = 0; l < 32; l++) hout[l] = fout[l] = 0;
 		int64_t steps = th[0].j1 - th[0].j0 + 1 + 31;
@@ -422,24 +511,13 @@ static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
 	p->colbuf = colbuf.data();
 	p->corner = corner.data();
 	p->rowbest = rb.data();
+	if (p->banded)
+		for (int64_t x = 0; x < nw_long_bound_count(*p); x++) nw_long_bound_fill<V>(*p, x);
 	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
-		p->d = d;
+		nw_long_diag_rows(p, d);
 		nw_long_emul_launch<L, KC>(p);
 	}
 	nw_long_result(p, rb, out);
-}
-
-void nw_long_emulate_launch(const nw_lparams_t *p, int wide)
-{
-	int kc = p->kind == NW_DP_LOCAL ? 0 : p->kind == NW_DP_REV_LOCAL ? 1 : 2;
-	switch (kc + 3 * (wide != 0)) {
-	case 0: nw_long_emul_launch<nw_l32, 0>(p); break;
-	case 1: nw_long_emul_launch<nw_l32, 1>(p); break;
-	case 2: nw_long_emul_launch<nw_l32, 2>(p); break;
-	case 3: nw_long_emul_launch<nw_l64, 0>(p); break;
-	case 4: nw_long_emul_launch<nw_l64, 1>(p); break;
-	default: nw_long_emul_launch<nw_l64, 2>(p); break;
-	}
 }
 
 /* The kernel's parameters for one job, tiles TC columns wide (shared by the launch and
@@ -456,6 +534,7 @@ static void nw_long_params(const nw_job_t *job, int32_t TC, const uint8_t *qcode
 	p->kind = kind;
 	p->O = O;
 	p->E = E;
+	p->banded = kind == NW_DP_REV_LOCAL || kind == NW_DP_REV_SEMI;
 }
 
 static int nw_long_kc(int kind) { return kind == NW_DP_LOCAL ? 0 : kind == NW_DP_REV_LOCAL ? 1 : 2; }

@@ -216,8 +216,10 @@ struct nw_sc_prof {
 	}
 };
 
-/* ---------------------------------------------------------------- one thread's rows */
-template <class SC, int R, bool RELU>
+/* ---------------------------------------------------------------- one thread's rows
+ * FCHAIN: the cell form with one operation a row on the F chain (nw_cell_fchain), for
+ * kernels bound by the latency of a step rather than by issue. */
+template <class SC, int R, bool RELU, bool FCHAIN = false>
 struct nw_sweep {
 	typedef typename SC::L L;
 	typedef typename L::V V;
@@ -235,7 +237,8 @@ struct nw_sweep {
 		sc.template scores<R>(q, c, s);
 #pragma unroll
 		for (int r = 0; r < R; r++) {
-			V hn = nw_cell<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e);
+			V hn = FCHAIN ? nw_cell_fchain<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e)
+				      : nw_cell<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e);
 			hd = h[r];
 			h[r] = hn;
 		}
