@@ -274,19 +274,13 @@ static int nw_run_pass(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const
 	NW_TRY(nw_run_batch(g, ps, sc, qc, rc, pl.batch, 0, prof_ok, pl.b32, &ms[0], timing));
 	const size_t n32 = pl.b32.size();
 	if (n32) NW_TRY(nw_run_batch(g, ps, sc, qc, rc, pl.b32, 1, false, pl.longs, &ms[1], timing));
-	if (!pl.longs.empty()) NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
 	for (size_t x = 0; x < pl.longs.size(); x++) {
 		const int32_t id = pl.longs[x];
 		const nw_job_t &j = ps.jobs[id];
 		int64_t mp = (j.m + NW_LONG_TR - 1) / NW_LONG_TR * NW_LONG_TR;
 		int wide = force_wide || !nw_fits(ps.kind, sc, mp, j.n, ps.target[id], 32);
 		NW_TRY(nw_long_run(g, &j, qc, rc, (const int32_t *)g->table.p, ps.kind, sc->gap_open, sc->gap_extend,
-				   wide, &ps.out[id]));
-	}
-	if (!pl.longs.empty()) {
-		NW_CUDA_CHECK(g, cudaEventRecord(g->ev[1], g->stream));
-		NW_CUDA_CHECK(g, cudaEventSynchronize(g->ev[1]));
-		NW_CUDA_CHECK(g, cudaEventElapsedTime(&ms[2], g->ev[0], g->ev[1]));
+				   wide, &ps.out[id], &ms[2]));
 	}
 	g->kernel_s += (ms[0] + ms[1] + ms[2]) * 1e-3;
 	if (timing) {

@@ -281,9 +281,11 @@ typedef struct {
 					  * [job.dlo, job.dhi] are computed */
 } nw_lparams_t;
 
-/* Align one long problem; wide = 1 for 64-bit scores. */
+/* Align one long problem; wide = 1 for 64-bit scores. Adds the time of its kernels to *ms
+ * (events around the launches: the set-up before them, such as the first call's loading of
+ * the kernel's module, is host time). */
 int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out);
+		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out, float *ms);
 /* Host emulation of a whole long problem (host memory; TC columns a tile). */
 void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
 		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int32_t TC,

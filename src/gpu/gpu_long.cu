@@ -29,6 +29,9 @@
 			    * (a power of two): fewer publications cost more lag than their
 			    * fences save (H200) */
 #define NW_LONG_STAIR_ROWS_PER_SM 2 /* the staircase up to this many tile rows an SM */
+#define NW_LONG_DIAG_BLOCKS 16 /* anti-diagonal kernel: blocks an SM (64 registers a thread), so that
+				* the longest anti-diagonal of 1 Mb x 1 Mb (3,906 tiles, 1,953 blocks)
+				* runs in one wave on 132 SMs */
 
 /* A load of data another SM wrote during this launch: from L2, not a stale L1 line. */
 template <class V>
@@ -127,7 +130,7 @@ struct nw_lthread {
 			}
 			if (j == j1) corner[ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
 		}
-		advance(p, j, hin, fin, colword(p, j), hout, fout);
+		advance(p, (int32_t)(j - j0), hin, fin, colword(p, j), hout, fout);
 	}
 
 	NW_HD uint32_t colword(const nw_lparams_t &p, int64_t j) const
@@ -135,20 +138,20 @@ struct nw_lthread {
 		return sc.colword(p.rcodes[p.job.rbase + (j - 1) * p.job.rstep], 0);
 	}
 
-	/* Column j (j0 <= j <= j1) with its inputs at hand: the row above (for t == 0, the top
-	 * border or rowbuf) and the column's scorer word. */
-	NW_HD void advance(const nw_lparams_t &p, int64_t j, V hin, V fin, uint32_t cw, V &hout, V &fout)
+	/* Column j0 + c (0 <= c <= j1 - j0) with its inputs at hand: the row above (for t == 0,
+	 * the top border or rowbuf) and the column's scorer word. */
+	NW_HD void advance(const nw_lparams_t &p, int32_t c, V hin, V fin, uint32_t cw, V &hout, V &fout)
 	{
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (t == 31) {
-			rowbuf[2 * j] = hout;
-			rowbuf[2 * j + 1] = fout;
+			rowbuf[2 * (j0 + c)] = hout;
+			rowbuf[2 * (j0 + c) + 1] = fout;
 			if (lastrow) {
-				int64_t jlo = ru.last_all ? 0 : p.job.n;
+				const int64_t j = j0 + c, jlo = ru.last_all ? 0 : p.job.n;
 				if (j >= jlo && (int64_t)hout > cand.v) cand.v = hout, cand.j = j;
 			}
 		}
-		if (TRACK) tr.see(sw.h, sw.colmax(), j, snap);
+		if (TRACK) tr.see(sw.h, sw.colmax(), j0 + c, snap);
 	}
 
 	/* After the sweep (and a warp barrier): right column out, my candidate. */
@@ -204,70 +207,91 @@ __device__ void nw_long_tile_end(T &th, const nw_lparams_t &p, int64_t ti, int t
 	}
 }
 
+/* 32 steps of a tile's sweep: thread 0 at columns g .. g + 31 of the tile (offsets from
+ * th.j0), thread t t columns behind. gh, gf, cw: lane x holds the row above and the scorer
+ * word of column g + x (cw_prev: of column g - 32 + x). CHECK: some thread is outside the
+ * tile at some step (the first and the last groups); elsewhere no step tests its column.
+ * The step index s is a constant once unrolled, so the shuffles that hand out the group's
+ * loads take immediate lanes. Unrolled by 8, not 32: the full unroll took 80 to 148 registers, which
+ * cut the anti-diagonal kernel's blocks an SM below what a full anti-diagonal needs. */
+template <bool CHECK, bool STAIR, class T>
+__device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint32_t *done, uint32_t g, uint32_t ncols,
+					      typename T::V gh, typename T::V gf, uint32_t cw_cur, uint32_t cw_prev,
+					      typename T::V &hout, typename T::V &fout)
+{
+	typedef typename T::V V;
+	const int t = th.t;
+#pragma unroll 8
+	for (int s = 0; s < 32; s++) {
+		V hin = __shfl_up_sync(0xffffffffu, hout, 1);
+		V fin = __shfl_up_sync(0xffffffffu, fout, 1);
+		const V h0 = __shfl_sync(0xffffffffu, gh, s);
+		const V f0 = __shfl_sync(0xffffffffu, gf, s);
+		const int x = s - t; /* my column is g + x; its word is in lane x & 31 */
+		const uint32_t wa = __shfl_sync(0xffffffffu, cw_cur, x & 31);
+		const uint32_t wb = __shfl_sync(0xffffffffu, cw_prev, x & 31);
+		const int32_t c = (int32_t)g + x;
+		if (t == 0) {
+			hin = h0, fin = f0;
+			if (!STAIR && CHECK && c == (int32_t)ncols - 1) th.corner[th.ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
+		}
+		if (!CHECK || (c >= 0 && c < (int32_t)ncols)) th.advance(p, c, hin, fin, x >= 0 ? wa : wb, hout, fout);
+		/* publish my bottom row: every 32 columns (s == 30: c + 1 is a multiple of 32) and at the end */
+		if (STAIR && t == 31 && c >= 0 && ((s == 30 && c < (int32_t)ncols) || (CHECK && c == (int32_t)ncols - 1))) {
+			__threadfence();
+			atomicExch(done + th.ti, (uint32_t)(c + 1));
+		}
+	}
+}
+
 /* One tile's sweep, columns th.j0 .. th.j1 of tile row th.ti, shared by both kernels.
  * Columns go in groups of 32: at the start of a group the warp loads, one column a lane,
  * the scorer words and (for thread 0) the row above, and hands them out by shuffles, so
- * that no step waits on memory (a load a step on thread 0 stalls the whole warp for the
- * latency of L2 at every step). STAIR (the staircase): the row above is published by tile
- * row ti - 1 during this launch, so thread 0 waits until done[ti - 1] covers the group,
- * and thread 31 publishes its bottom row every NW_LONG_PUBLISH columns (done[ti] is the
- * number of columns published): each publication costs a memory fence, which stalls the
- * warp, while a longer span delays the tile row below. Otherwise (anti-diagonals) the row
- * above was written by an earlier launch, and thread 0 saves the corner of the next tile
- * of its tile row before thread 31 overwrites it. */
+ * that no step waits on memory. STAIR (the staircase, j0 = 1): the row above is published
+ * by tile row ti - 1 during this launch, so thread 0 waits until done[ti - 1] covers the
+ * group, and thread 31 publishes its bottom row every 32 columns (done[ti] is the number of
+ * columns published): each publication costs a memory fence, which stalls the warp, while
+ * a longer span delays the tile row below. Otherwise (anti-diagonals) the row above was
+ * written by an earlier launch, and thread 0 saves the corner of the next tile of its tile
+ * row before thread 31 overwrites it. Column offsets are 32-bit (a tile has at most
+ * 2^31 - 1 columns), absolute columns 64-bit. */
 template <class T, bool STAIR>
 __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 {
 	typedef typename T::V V;
 	const int t = th.t;
-	const int64_t ti = th.ti, j0 = th.j0, j1 = th.j1;
-	const V *rowbuf = (const V *)p.rowbuf;
+	const int64_t ti = th.ti, j0 = th.j0;
+	const uint32_t ncols = (uint32_t)(th.j1 - j0 + 1);
+	const V *above = (const V *)p.rowbuf + 2 * j0; /* the row above, by column offset */
 	V hout = 0, fout = 0, gh = 0, gf = 0;
 	uint32_t cw_cur = 0, cw_prev = 0;
-	int64_t B = j0;    /* first column of the group thread 0 is in */
-	int64_t avail = 0; /* columns of tile row ti - 1 known to be published (thread 0) */
-	const int64_t steps = j1 - j0 + 1 + 31;
-	for (int64_t k = 0; k < steps; k++) {
-		if ((k & 31) == 0) { /* thread 0 enters a new group: columns B .. B + 31 */
-			B = j0 + k;
-			const int64_t col = B + t;
-			if (STAIR && B <= j1 && ti > 0) {
-				const int64_t last = B + 31 < j1 ? B + 31 : j1;
-				if (t == 0 && avail < last) {
-					const volatile uint32_t *above = done + ti - 1;
-					while ((avail = (int64_t)*above) < last) __nanosleep(32);
-					__threadfence();
-				}
-				__syncwarp();
+	uint32_t avail = 0; /* columns of tile row ti - 1 known to be published (thread 0) */
+	for (uint32_t g = 0; g < ncols + 31; g += 32) {
+		const uint32_t col = g + t; /* the column I load for the group */
+		if (STAIR && g < ncols && ti > 0) {
+			const uint32_t need = g + 32 < ncols ? g + 32 : ncols;
+			if (t == 0 && avail < need) {
+				const volatile uint32_t *up = done + ti - 1;
+				while ((avail = *up) < need) __nanosleep(32);
+				__threadfence();
 			}
-			cw_prev = cw_cur;
-			if (col <= j1) {
-				cw_cur = th.colword(p, col);
-				if (ti == 0) {
-					gh = th.top(col);
-					gf = gh + th.neg_oe;
-				} else {
-					gh = nw_ld_cg(&rowbuf[2 * col]);
-					gf = nw_ld_cg(&rowbuf[2 * col + 1]);
-				}
+			__syncwarp();
+		}
+		cw_prev = cw_cur;
+		if (col < ncols) {
+			cw_cur = th.colword(p, j0 + col);
+			if (ti == 0) {
+				gh = th.top(j0 + col);
+				gf = gh + th.neg_oe;
+			} else {
+				gh = nw_ld_cg(&above[2 * (size_t)col]);
+				gf = nw_ld_cg(&above[2 * (size_t)col + 1]);
 			}
 		}
-		V hin = __shfl_up_sync(0xffffffffu, hout, 1);
-		V fin = __shfl_up_sync(0xffffffffu, fout, 1);
-		const V h0 = __shfl_sync(0xffffffffu, gh, (int)(k & 31));
-		const V f0 = __shfl_sync(0xffffffffu, gf, (int)(k & 31));
-		const int64_t j = j0 + k - t, x = j - B; /* my column, and where its word is */
-		const uint32_t wa = __shfl_sync(0xffffffffu, cw_cur, (int)(x & 31));
-		const uint32_t wb = __shfl_sync(0xffffffffu, cw_prev, (int)((x + 32) & 31));
-		if (t == 0) {
-			hin = h0, fin = f0;
-			if (!STAIR && j == j1) th.corner[ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
-		}
-		if (j >= j0 && j <= j1) th.advance(p, j, hin, fin, x >= 0 ? wa : wb, hout, fout);
-		if (STAIR && t == 31 && j >= j0 && ((j & (NW_LONG_PUBLISH - 1)) == 0 || j == j1)) { /* my bottom row so far */
-			__threadfence();
-			atomicExch(done + ti, (uint32_t)j);
-		}
+		if (g >= 32 && g + 32 < ncols)
+			nw_long_group<false, STAIR>(th, p, done, g, ncols, gh, gf, cw_cur, cw_prev, hout, fout);
+		else
+			nw_long_group<true, STAIR>(th, p, done, g, ncols, gh, gf, cw_cur, cw_prev, hout, fout);
 	}
 	__syncwarp();
 }
@@ -276,7 +300,7 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
  * problems with more tile rows than the GPU holds warps, where the staircase below would
  * lag by TC + 31 steps a row. */
 template <class L, int KC>
-__global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_diag_kernel(const nw_lparams_t p)
+__global__ void __launch_bounds__(32 * NW_LONG_WARPS, NW_LONG_DIAG_BLOCKS) nw_long_diag_kernel(const nw_lparams_t p)
 {
 	typedef nw_lthread<L, KC> T;
 	__shared__ nw_long_smem<L> sm;
@@ -427,7 +451,7 @@ static void nw_long_diag_rows(nw_lparams_t *p, int64_t d)
 }
 
 template <class L, int KC>
-static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out)
+static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 {
 	typedef typename L::V V;
 	size_t nrow = 2 * ((size_t)p->job.n + 1), ncol = 2 * ((size_t)p->Mp + 1), ncor = (size_t)p->nti;
@@ -444,7 +468,15 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out)
 	nw_long_rowbest_init(p, rb);
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(p->rowbest, rb.data(), rb.size() * sizeof(nw_cand),
 					 cudaMemcpyHostToDevice, g->stream));
-	if (p->ntj > 1) { /* anti-diagonals of tiles, a launch each */
+	const bool diag = p->ntj > 1;
+	int per_sm = 0;
+	if (!diag) {
+		NW_CUDA_CHECK(g, cudaMemsetAsync(done, 0, 4 * nflag, g->stream));
+		NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_long_rows_kernel<L, KC>,
+										 32 * NW_LONG_WARPS, 0));
+	}
+	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
+	if (diag) { /* anti-diagonals of tiles, a launch each */
 		if (p->banded) {
 			nw_long_bound_kernel<V><<<4 * g->n_sm, 256, 0, g->stream>>>(*p);
 			NW_LAUNCH_CHECK(g);
@@ -457,18 +489,18 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out)
 			NW_LAUNCH_CHECK(g);
 		}
 	} else { /* the staircase: as many warps as can be resident, at most one a tile row */
-		NW_CUDA_CHECK(g, cudaMemsetAsync(done, 0, 4 * nflag, g->stream));
-		int per_sm = 0;
-		NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_long_rows_kernel<L, KC>,
-										 32 * NW_LONG_WARPS, 0));
 		int64_t blocks = std::min<int64_t>((p->nti + NW_LONG_WARPS - 1) / NW_LONG_WARPS,
 						   (int64_t)std::max(per_sm, 1) * g->n_sm);
 		nw_long_rows_kernel<L, KC><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p, done + p->nti, done);
 		NW_LAUNCH_CHECK(g);
 	}
+	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[1], g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(rb.data(), p->rowbest, rb.size() * sizeof(nw_cand),
 					 cudaMemcpyDeviceToHost, g->stream));
 	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+	float t = 0;
+	NW_CUDA_CHECK(g, cudaEventElapsedTime(&t, g->ev[0], g->ev[1]));
+	*ms += t;
 	nw_long_result(p, rb, out);
 	return 0;
 }
@@ -540,7 +572,7 @@ static void nw_long_params(const nw_job_t *job, int32_t TC, const uint8_t *qcode
 static int nw_long_kc(int kind) { return kind == NW_DP_LOCAL ? 0 : kind == NW_DP_REV_LOCAL ? 1 : 2; }
 
 int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out)
+		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out, float *ms)
 {
 	nw_lparams_t p;
 	/* Few tile rows (two sequences of tens of kilobases): the staircase, a tile a row. Many
@@ -552,12 +584,12 @@ int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const u
 	const bool stair = nti <= NW_LONG_STAIR_ROWS_PER_SM * (int64_t)g->n_sm && !(ed && *ed == '1');
 	nw_long_params(job, stair ? (int32_t)job->n : NW_LONG_TR, qcodes, rcodes, dtable, kind, O, E, &p);
 	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
-	case 0: return nw_long_go<nw_l32, 0>(g, &p, out);
-	case 1: return nw_long_go<nw_l32, 1>(g, &p, out);
-	case 2: return nw_long_go<nw_l32, 2>(g, &p, out);
-	case 3: return nw_long_go<nw_l64, 0>(g, &p, out);
-	case 4: return nw_long_go<nw_l64, 1>(g, &p, out);
-	default: return nw_long_go<nw_l64, 2>(g, &p, out);
+	case 0: return nw_long_go<nw_l32, 0>(g, &p, out, ms);
+	case 1: return nw_long_go<nw_l32, 1>(g, &p, out, ms);
+	case 2: return nw_long_go<nw_l32, 2>(g, &p, out, ms);
+	case 3: return nw_long_go<nw_l64, 0>(g, &p, out, ms);
+	case 4: return nw_long_go<nw_l64, 1>(g, &p, out, ms);
+	default: return nw_long_go<nw_l64, 2>(g, &p, out, ms);
 	}
 }
 
