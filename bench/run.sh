@@ -91,10 +91,10 @@ run_nw() {
 	echo "$name: wall ${walls[*]} kernel ${kerns[*]}" >&2
 }
 
-# run_peer NAME TOOL CELLS COMMAND...: one timed run of a CPU peer
+# run_peer NAME TOOL CELLS THREADS COMMAND...: one timed run of a CPU peer
 run_peer() {
-	local name=$1 tool=$2 cells=$3 t0 t1 wall gw
-	shift 3
+	local name=$1 tool=$2 cells=$3 threads=$4 t0 t1 wall gw
+	shift 4
 	t0=$(now)
 	if ! "$@" >"$OUTDIR/$name.$tool.out" 2>"$OUTDIR/$name.$tool.err" 0<&-; then
 		echo "$name $tool: failed, left out: $(grep -v '^$' "$OUTDIR/$name.$tool.err" | head -n 1)" >&2
@@ -105,7 +105,7 @@ run_peer() {
 	wall=$(elapsed "$t0" "$t1")
 	gw=$(awk -v c="$cells" -v t="$wall" 'BEGIN {printf "%.1f", c / t / 1e9}')
 	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name" "$tool" "$cells" "$wall" - - "$gw" - >>"$TABLE"
-	RESULTS+=("result $name-$tool wall_gcups=$gw wall_s=$wall threads=$THREADS commit=$COMMIT")
+	RESULTS+=("result $name-$tool wall_gcups=$gw wall_s=$wall threads=$threads commit=$COMMIT")
 }
 
 if [[ $WHICH == *A* ]]; then
@@ -115,7 +115,7 @@ if [[ $WHICH == *A* ]]; then
 	if command -v parasail_aligner >/dev/null; then
 		gzip -cd "$q" >"$IN/A_q.fa"
 		gzip -cd "$db" >"$IN/A_db.fa"
-		run_peer A parasail "$cells" parasail_aligner -x -a sw_striped_16 -m blosum62 -o 11 -e 1 \
+		run_peer A parasail "$cells" "$THREADS" parasail_aligner -x -a sw_striped_16 -m blosum62 -o 11 -e 1 \
 			-t "$THREADS" -f "$IN/A_db.fa" -q "$IN/A_q.fa" -g "$OUTDIR/A.parasail.csv"
 		# top-hit scores: each query's best score in parasail's CSV (query index, reference
 		# index, lengths, score, ...) against nwalign's --top 1 line of that query
@@ -154,7 +154,7 @@ if [[ $WHICH == *B* ]]; then
 		# its open 6 is our open 4 plus the first extension 2
 		gzip -cd "$DATA/pairs20k_query150.fa.gz" | awk '/^>/ {k++} k <= 300' >"$IN/Bs_q.fa"
 		gzip -cd "$DATA/pairs20k_target241.fa.gz" | awk '/^>/ {k++} k <= 300' >"$IN/Bs_t.fa"
-		run_peer B-cigar parasail "$(cells_all "$IN/Bs_q.fa" "$IN/Bs_t.fa")" parasail_aligner -x \
+		run_peer B-cigar parasail "$(cells_all "$IN/Bs_q.fa" "$IN/Bs_t.fa")" "$THREADS" parasail_aligner -x \
 			-a sw_trace_striped_16 -d -M 2 -X 4 -o 6 -e 2 -t "$THREADS" -O SSW -f "$IN/Bs_t.fa" \
 			-q "$IN/Bs_q.fa" -g "$OUTDIR/B-cigar.parasail.ssw"
 	fi
@@ -176,7 +176,7 @@ if [[ $WHICH == *D* ]]; then
 	cells=$(cells_all "$IN/D_a.fa" "$IN/D_b.fa")
 	run_nw D "$cells" 1 -q "$IN/D_a.fa" -r "$IN/D_b.fa" -m global --match 1 --mismatch 1 --gap-open 0 --gap-extend 1 --no-header
 	if command -v parasail_aligner >/dev/null; then
-		run_peer D parasail "$cells" parasail_aligner -x -a nw_scan_32 -M 1 -X 1 -o 1 -e 1 -d -t 1 \
+		run_peer D parasail "$cells" 1 parasail_aligner -x -a nw_scan_32 -M 1 -X 1 -o 1 -e 1 -d -t 1 \
 			-f "$IN/D_b.fa" -q "$IN/D_a.fa" -g "$OUTDIR/D.parasail.csv"
 	fi
 fi
