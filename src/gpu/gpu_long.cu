@@ -25,9 +25,6 @@
 #include "gpu_internal.cuh"
 
 #define NW_LONG_WARPS 2 /* tiles (warps) per block */
-#define NW_LONG_PUBLISH 32 /* columns between two publications of a tile row's bottom row
-			    * (a power of two): fewer publications cost more lag than their
-			    * fences save (H200) */
 #define NW_LONG_STAIR_ROWS_PER_SM 2 /* the staircase up to this many tile rows an SM */
 #define NW_LONG_DIAG_BLOCKS 16 /* anti-diagonal kernel: blocks an SM (64 registers a thread), so that
 				* the longest anti-diagonal of 1 Mb x 1 Mb (3,906 tiles, 1,953 blocks)
@@ -211,9 +208,8 @@ __device__ void nw_long_tile_end(T &th, const nw_lparams_t &p, int64_t ti, int t
  * th.j0), thread t t columns behind. gh, gf, cw: lane x holds the row above and the scorer
  * word of column g + x (cw_prev: of column g - 32 + x). CHECK: some thread is outside the
  * tile at some step (the first and the last groups); elsewhere no step tests its column.
- * The step index s is a constant once unrolled, so the shuffles that hand out the group's
- * loads take immediate lanes. Unrolled by 8, not 32: the full unroll took 80 to 148 registers, which
- * cut the anti-diagonal kernel's blocks an SM below what a full anti-diagonal needs. */
+ * Unrolled by 8, not 32: the full unroll took 80 to 148 registers, which cut the
+ * anti-diagonal kernel's blocks an SM below what the longest anti-diagonals need. */
 template <bool CHECK, bool STAIR, class T>
 __device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint32_t *done, uint32_t g, uint32_t ncols,
 					      typename T::V gh, typename T::V gf, uint32_t cw_cur, uint32_t cw_prev,
@@ -236,7 +232,8 @@ __device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint
 			if (!STAIR && CHECK && c == (int32_t)ncols - 1) th.corner[th.ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
 		}
 		if (!CHECK || (c >= 0 && c < (int32_t)ncols)) th.advance(p, c, hin, fin, x >= 0 ? wa : wb, hout, fout);
-		/* publish my bottom row: every 32 columns (s == 30: c + 1 is a multiple of 32) and at the end */
+		/* publish my bottom row every 32 columns (at s == 30, c + 1 = g) and at the end: fewer
+		 * publications cost more lag than their fences save (H200) */
 		if (STAIR && t == 31 && c >= 0 && ((s == 30 && c < (int32_t)ncols) || (CHECK && c == (int32_t)ncols - 1))) {
 			__threadfence();
 			atomicExch(done + th.ti, (uint32_t)(c + 1));
