@@ -263,7 +263,7 @@ int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kind, int ncode
 void nw_batch_emulate(int bk, int R, const nw_bparams_t *p);
 
 /* ---------------------------------------------------------------- long kernel */
-#ifndef NW_LONG_R
+#ifndef NW_LONG_R /* a build may set it to measure other tile heights (bench/RESULTS.md) */
 #define NW_LONG_R 8 /* rows per thread: tiles of 32 * 8 = 256 rows */
 #endif
 #define NW_LONG_TR (32 * NW_LONG_R)
@@ -277,8 +277,6 @@ typedef struct {
 	nw_cand *rowbest;                /* [nti] running best of each tile row */
 	int64_t d;                       /* anti-diagonal of the tile at hand (ti + tj) */
 	int64_t tlo, thi;                /* the tile rows that launch d computes */
-	int32_t banded;                  /* reverse passes: only tiles that meet the band
-					  * [job.dlo, job.dhi] are computed */
 } nw_lparams_t;
 
 /* Align one long problem; wide = 1 for 64-bit scores. Adds the time of its kernels to *ms

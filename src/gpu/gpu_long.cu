@@ -413,6 +413,10 @@ static void nw_long_result(const nw_lparams_t *p, const std::vector<nw_cand> &rb
 	out->pad_ = 0;
 }
 
+/* Reverse passes know their score, so only the tiles that meet its band [job.dlo, job.dhi]
+ * are computed. */
+static bool nw_long_banded(int kind) { return kind == NW_DP_REV_LOCAL || kind == NW_DP_REV_SEMI; }
+
 /* The tile rows that launch d computes: every tile of anti-diagonal d, or (banded) those
  * that meet the band. Along an anti-diagonal the tiles' diagonals j - i fall as ti grows,
  * so those tiles are one run, found by two binary searches. */
@@ -420,7 +424,7 @@ static void nw_long_diag_rows(nw_lparams_t *p, int64_t d)
 {
 	int64_t lo = d - (p->ntj - 1) > 0 ? d - (p->ntj - 1) : 0;
 	int64_t hi = d < p->nti - 1 ? d : p->nti - 1;
-	if (p->banded && lo <= hi) {
+	if (nw_long_banded(p->kind) && lo <= hi) {
 		const int64_t TR = NW_LONG_TR, TC = p->TC, n = p->job.n;
 		/* the tile's lowest diagonal is at most dhi (the tile is not right of the band) */
 		auto below_top = [&](int64_t ti) { return (d - ti) * TC + 1 - ((ti + 1) * TR - p->P) <= p->job.dhi; };
@@ -474,7 +478,7 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 	}
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
 	if (diag) { /* anti-diagonals of tiles, a launch each */
-		if (p->banded) {
+		if (nw_long_banded(p->kind)) {
 			nw_long_bound_kernel<V><<<4 * g->n_sm, 256, 0, g->stream>>>(*p);
 			NW_LAUNCH_CHECK(g);
 		}
@@ -540,7 +544,7 @@ static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
 	p->colbuf = colbuf.data();
 	p->corner = corner.data();
 	p->rowbest = rb.data();
-	if (p->banded)
+	if (nw_long_banded(p->kind))
 		for (int64_t x = 0; x < nw_long_bound_count(*p); x++) nw_long_bound_fill<V>(*p, x);
 	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
 		nw_long_diag_rows(p, d);
@@ -563,7 +567,6 @@ static void nw_long_params(const nw_job_t *job, int32_t TC, const uint8_t *qcode
 	p->kind = kind;
 	p->O = O;
 	p->E = E;
-	p->banded = kind == NW_DP_REV_LOCAL || kind == NW_DP_REV_SEMI;
 }
 
 static int nw_long_kc(int kind) { return kind == NW_DP_LOCAL ? 0 : kind == NW_DP_REV_LOCAL ? 1 : 2; }
