@@ -131,6 +131,26 @@ NW_HD typename L::V nw_cell_fchain(typename L::V hd, typename L::V s, typename L
 	return hn;
 }
 
+/* Linear gaps (O == 0), where E[i][j+1] = H[i][j] - Ext and F[i+1][j] = H[i][j] - Ext
+ * (the affine recurrence with O = 0: E and F never exceed H), so
+ *   H[i][j] = max(H[i-1][j-1] + s, H[i][j-1] - Ext, H[i-1][j] - Ext).
+ * hd = H[i-1][j-1], e = H[i][j-1] - Ext (in) / H[i][j] - Ext (out), hup = H[i-1][j].
+ * Three operations, one of them (the last max) on the chain down a thread's rows, and no F
+ * to pass between threads. */
+template <class L, bool RELU>
+NW_HD typename L::V nw_cell_linear(typename L::V hd, typename L::V s, typename L::V &e, typename L::V hup,
+				   typename L::V neg_e)
+{
+	typedef typename L::V V;
+	V x = RELU ? L::addmax_relu(hd, s, e) : L::addmax(hd, s, e);
+	V hn = L::addmax(hup, neg_e, x);
+	e = L::add(hn, neg_e);
+	return hn;
+}
+
+/* The cell forms a sweep can take (nw_sweep's CELL). */
+enum { NW_CELL_FIVE = 0, NW_CELL_FCHAIN = 1, NW_CELL_LINEAR = 2 };
+
 /* ---------------------------------------------------------------- DP problems
  * Every score/coordinate request is one or two DP problems: a forward pass (score and
  * end) and, for local and semiglobal, a reverse pass over the reversed prefixes anchored

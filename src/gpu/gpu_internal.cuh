@@ -279,14 +279,20 @@ typedef struct {
 	int64_t tlo, thi;                /* the tile rows that launch d computes */
 } nw_lparams_t;
 
-/* Align one long problem; wide = 1 for 64-bit scores. Adds the time of its kernels to *ms
- * (events around the launches: the set-up before them, such as the first call's loading of
- * the kernel's module, is host time). */
+/* Whether the long kernels may score with nw_sc_dna4 under host table tab (NW_TAB_DIM):
+ * the scores of codes 0-3 and of the padding row fit a signed byte. The problem's
+ * sequences must also be 2-bit (codes 0-3 only). */
+int nw_long_dna4_ok(const int32_t *tab);
+/* Align one long problem; wide = 1 for 64-bit scores; dna4 = 1 for nw_sc_dna4 (see
+ * nw_long_dna4_ok). Adds the time of its kernels to *ms (events around the launches: the
+ * set-up before them, such as the first call's loading of the kernel's module, is host
+ * time). */
 int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out, float *ms);
+		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, int dna4, nw_dp_out *out,
+		float *ms);
 /* Host emulation of a whole long problem (host memory; TC columns a tile). */
 void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int32_t TC,
+		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int dna4, int32_t TC,
 		     nw_dp_out *out);
 
 /* ---------------------------------------------------------------- thin kernels */

@@ -50,13 +50,18 @@ NW_HD int64_t nw_long_bound(const nw_dp_rules &ru, int64_t O, int64_t E, int64_t
 	return nw_top_border(ru, O, E, j) + nw_left_border(ru, O, E, i);
 }
 
-template <class L, int KC>
+/* One thread of a long kernel: lane type L, kernel class KC (0 local, 1 reverse local, 2
+ * last row), scorer SC (nw_sc_tab1<L> or nw_sc_dna4<L>) and cell form CELL (NW_CELL_FCHAIN,
+ * or NW_CELL_LINEAR when gap opening is 0). */
+template <class L, int KC, class SCT, int CELL>
 struct nw_lthread {
+	typedef L LT;
 	typedef typename L::V V;
-	typedef nw_sc_tab1<L> SC;
+	typedef SCT SC;
 	enum { R = NW_LONG_R };
 	static const bool RELU = KC == 0;
 	static const bool TRACK = KC != 2;
+	static const bool LINEAR = CELL == NW_CELL_LINEAR; /* no F: nothing to pass or store */
 
 	int t;
 	int64_t ti, tj, i0, j0, j1;
@@ -65,7 +70,7 @@ struct nw_lthread {
 	V neg_oe, neg_e;
 	SC sc;
 	V *rowbuf, *colbuf, *corner, *snap;
-	nw_sweep<SC, R, RELU, true> sw; /* a warp or two an SM: steps wait on the F chain */
+	nw_sweep<SC, R, RELU, CELL> sw; /* a warp or two an SM: steps wait on the chain down the rows */
 	nw_tracker<L, R> tr;
 	nw_cand cand; /* last row: running result (thread 31 of the last tile row) */
 	bool lastrow;
@@ -142,7 +147,7 @@ struct nw_lthread {
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (t == 31) {
 			rowbuf[2 * (j0 + c)] = hout;
-			rowbuf[2 * (j0 + c) + 1] = fout;
+			if (!LINEAR) rowbuf[2 * (j0 + c) + 1] = fout;
 			if (lastrow) {
 				const int64_t j = j0 + c, jlo = ru.last_all ? 0 : p.job.n;
 				if (j >= jlo && (int64_t)hout > cand.v) cand.v = hout, cand.j = j;
@@ -219,10 +224,12 @@ __device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint
 	const int t = th.t;
 #pragma unroll 8
 	for (int s = 0; s < 32; s++) {
-		V hin = __shfl_up_sync(0xffffffffu, hout, 1);
-		V fin = __shfl_up_sync(0xffffffffu, fout, 1);
+		V hin = __shfl_up_sync(0xffffffffu, hout, 1), fin = 0, f0 = 0;
 		const V h0 = __shfl_sync(0xffffffffu, gh, s);
-		const V f0 = __shfl_sync(0xffffffffu, gf, s);
+		if (!T::LINEAR) {
+			fin = __shfl_up_sync(0xffffffffu, fout, 1);
+			f0 = __shfl_sync(0xffffffffu, gf, s);
+		}
 		const int x = s - t; /* my column is g + x; its word is in lane x & 31 */
 		const uint32_t wa = __shfl_sync(0xffffffffu, cw_cur, x & 31);
 		const uint32_t wb = __shfl_sync(0xffffffffu, cw_prev, x & 31);
@@ -242,16 +249,19 @@ __device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint
 }
 
 /* One tile's sweep, columns th.j0 .. th.j1 of tile row th.ti, shared by both kernels.
- * Columns go in groups of 32: at the start of a group the warp loads, one column a lane,
- * the scorer words and (for thread 0) the row above, and hands them out by shuffles, so
- * that no step waits on memory. STAIR (the staircase, j0 = 1): the row above is published
- * by tile row ti - 1 during this launch, so thread 0 waits until done[ti - 1] covers the
- * group, and thread 31 publishes its bottom row every 32 columns (done[ti] is the number of
- * columns published): each publication costs a memory fence, which stalls the warp, while
- * a longer span delays the tile row below. Otherwise (anti-diagonals) the row above was
- * written by an earlier launch, and thread 0 saves the corner of the next tile of its tile
- * row before thread 31 overwrites it. Column offsets are 32-bit (a tile has at most
- * 2^31 - 1 columns), absolute columns 64-bit. */
+ * Columns go in groups of 32: for each group the warp loads, one column a lane, the scorer
+ * words and (for thread 0) the row above, and hands them out by shuffles, so that no step
+ * waits on memory. The scorer words of the next group are loaded a group ahead, so their
+ * latency hides behind the current group's 32 steps. STAIR (the staircase, j0 = 1): the
+ * row above is published by tile row ti - 1 during this launch, so thread 0 waits until
+ * done[ti - 1] covers the group before the warp loads it, and thread 31 publishes its
+ * bottom row every 32 columns (done[ti] is the number of columns published): each
+ * publication costs a memory fence, which stalls the warp, while a longer span delays the
+ * tile row below. Otherwise (anti-diagonals) the row above was written by an earlier
+ * launch, so it too is loaded a group ahead (thread 31 overwrites a column 31 steps after
+ * thread 0 passed it, long after the load), and thread 0 saves the corner of the next tile
+ * of its tile row before thread 31 overwrites it. Column offsets are 32-bit (a tile has at
+ * most 2^31 - 1 columns), absolute columns 64-bit. */
 template <class T, bool STAIR>
 __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 {
@@ -260,8 +270,20 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 	const int64_t ti = th.ti, j0 = th.j0;
 	const uint32_t ncols = (uint32_t)(th.j1 - j0 + 1);
 	const V *above = (const V *)p.rowbuf + 2 * j0; /* the row above, by column offset */
-	V hout = 0, fout = 0, gh = 0, gf = 0;
-	uint32_t cw_cur = 0, cw_prev = 0;
+	/* the row above at column offset col (H, and F unless the cell is linear) */
+	auto load_above = [&](uint32_t col, V &h, V &f) {
+		if (col >= ncols) return;
+		if (ti == 0) {
+			h = th.top(j0 + col);
+			f = h + th.neg_oe;
+		} else {
+			h = nw_ld_cg(&above[2 * (size_t)col]);
+			if (!T::LINEAR) f = nw_ld_cg(&above[2 * (size_t)col + 1]);
+		}
+	};
+	V hout = 0, fout = 0, gh = 0, gf = 0, gh_next = 0, gf_next = 0;
+	uint32_t cw_prev = 0, cw_cur = 0, cw_next = (uint32_t)t < ncols ? th.colword(p, j0 + t) : 0;
+	if (!STAIR) load_above(t, gh_next, gf_next);
 	uint32_t avail = 0; /* columns of tile row ti - 1 known to be published (thread 0) */
 	for (uint32_t g = 0; g < ncols + 31; g += 32) {
 		const uint32_t col = g + t; /* the column I load for the group */
@@ -275,15 +297,13 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 			__syncwarp();
 		}
 		cw_prev = cw_cur;
-		if (col < ncols) {
-			cw_cur = th.colword(p, j0 + col);
-			if (ti == 0) {
-				gh = th.top(j0 + col);
-				gf = gh + th.neg_oe;
-			} else {
-				gh = nw_ld_cg(&above[2 * (size_t)col]);
-				gf = nw_ld_cg(&above[2 * (size_t)col + 1]);
-			}
+		cw_cur = cw_next;
+		if (col + 32 < ncols) cw_next = th.colword(p, j0 + col + 32);
+		if (STAIR) {
+			load_above(col, gh, gf);
+		} else {
+			gh = gh_next, gf = gf_next;
+			load_above(col + 32, gh_next, gf_next);
 		}
 		if (g >= 32 && g + 32 < ncols)
 			nw_long_group<false, STAIR>(th, p, done, g, ncols, gh, gf, cw_cur, cw_prev, hout, fout);
@@ -296,11 +316,10 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 /* One anti-diagonal of TR x TC tiles (p.d), a warp a tile, tile rows p.tlo .. p.thi: for
  * problems with more tile rows than the GPU holds warps, where the staircase below would
  * lag by TC + 31 steps a row. */
-template <class L, int KC>
+template <class T>
 __global__ void __launch_bounds__(32 * NW_LONG_WARPS, NW_LONG_DIAG_BLOCKS) nw_long_diag_kernel(const nw_lparams_t p)
 {
-	typedef nw_lthread<L, KC> T;
-	__shared__ nw_long_smem<L> sm;
+	__shared__ nw_long_smem<typename T::LT> sm;
 	sm.load(p.table);
 	int64_t ti = p.tlo + (int64_t)blockIdx.x * NW_LONG_WARPS + threadIdx.x / 32;
 	if (ti > p.thi) return; /* whole warp */
@@ -316,12 +335,11 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS, NW_LONG_DIAG_BLOCKS) nw_lo
  * warps, such as two sequences of tens of kilobases). A warp takes a tile row (from
  * *counter, in order) and sweeps all its columns as one tile (TC = n), without restarting
  * the wavefront; tile rows wait on the one above (nw_long_sweep, STAIR). */
-template <class L, int KC>
+template <class T>
 __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lparams_t p, uint32_t *counter,
 									   uint32_t *done)
 {
-	typedef nw_lthread<L, KC> T;
-	__shared__ nw_long_smem<L> sm;
+	__shared__ nw_long_smem<typename T::LT> sm;
 	sm.load(p.table);
 	const int t = threadIdx.x & 31;
 	for (;;) {
@@ -451,10 +469,10 @@ static void nw_long_diag_rows(nw_lparams_t *p, int64_t d)
 	p->d = d, p->tlo = lo, p->thi = hi;
 }
 
-template <class L, int KC>
+template <class T>
 static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 {
-	typedef typename L::V V;
+	typedef typename T::V V;
 	size_t nrow = 2 * ((size_t)p->job.n + 1), ncol = 2 * ((size_t)p->Mp + 1), ncor = (size_t)p->nti;
 	size_t nflag = (size_t)p->nti + 1; /* done[nti], then the tile-row counter */
 	size_t bytes = (size_t)p->nti * sizeof(nw_cand) + (nrow + ncol + ncor) * sizeof(V) + 4 * nflag + 16;
@@ -473,7 +491,7 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 	int per_sm = 0;
 	if (!diag) {
 		NW_CUDA_CHECK(g, cudaMemsetAsync(done, 0, 4 * nflag, g->stream));
-		NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_long_rows_kernel<L, KC>,
+		NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_long_rows_kernel<T>,
 										 32 * NW_LONG_WARPS, 0));
 	}
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
@@ -486,13 +504,13 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 			nw_long_diag_rows(p, d);
 			if (p->tlo > p->thi) continue;
 			int64_t blocks = (p->thi - p->tlo + 1 + NW_LONG_WARPS - 1) / NW_LONG_WARPS;
-			nw_long_diag_kernel<L, KC><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p);
+			nw_long_diag_kernel<T><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p);
 			NW_LAUNCH_CHECK(g);
 		}
 	} else { /* the staircase: as many warps as can be resident, at most one a tile row */
 		int64_t blocks = std::min<int64_t>((p->nti + NW_LONG_WARPS - 1) / NW_LONG_WARPS,
 						   (int64_t)std::max(per_sm, 1) * g->n_sm);
-		nw_long_rows_kernel<L, KC><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p, done + p->nti, done);
+		nw_long_rows_kernel<T><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p, done + p->nti, done);
 		NW_LAUNCH_CHECK(g);
 	}
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[1], g->stream));
@@ -508,11 +526,11 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 
 /* Host emulation of one launch (anti-diagonal p->d) over host buffers: the same tiles
  * and warps, one thread at a time, shuffles replayed from the previous step's outputs. */
-template <class L, int KC>
+template <class T>
 static void nw_long_emul_launch(const nw_lparams_t *p)
 {
-	typedef nw_lthread<L, KC> T;
-	typedef typename L::V V;
+	typedef typename T::LT L;
+	typedef typename T::V V;
 	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, NW_LONG_R)), hout(32), fout(32), hin(32), fin(32);
 	std::vector<T> th(32);
 	for (int64_t ti = p->tlo; ti <= p->thi; ti++) {
@@ -533,10 +551,10 @@ static void nw_long_emul_launch(const nw_lparams_t *p)
 }
 
 /* A whole long problem on the host. */
-template <class L, int KC>
+template <class T>
 static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
 {
-	typedef typename L::V V;
+	typedef typename T::V V;
 	std::vector<V> rowbuf(2 * ((size_t)p->job.n + 1)), colbuf(2 * ((size_t)p->Mp + 1)), corner((size_t)p->nti);
 	std::vector<nw_cand> rb;
 	nw_long_rowbest_init(p, rb);
@@ -548,7 +566,7 @@ static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
 		for (int64_t x = 0; x < nw_long_bound_count(*p); x++) nw_long_bound_fill<V>(*p, x);
 	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
 		nw_long_diag_rows(p, d);
-		nw_long_emul_launch<L, KC>(p);
+		nw_long_emul_launch<T>(p);
 	}
 	nw_long_result(p, rb, out);
 }
@@ -569,10 +587,56 @@ static void nw_long_params(const nw_job_t *job, int32_t TC, const uint8_t *qcode
 	p->E = E;
 }
 
-static int nw_long_kc(int kind) { return kind == NW_DP_LOCAL ? 0 : kind == NW_DP_REV_LOCAL ? 1 : 2; }
+int nw_long_dna4_ok(const int32_t *tab)
+{
+	for (int q = 0; q <= NW_QPAD; q++) {
+		if (q >= 4 && q != NW_QPAD) continue;
+		for (int r = 0; r < 4; r++)
+			if (tab[q * NW_TAB_DIM + r] < -128 || tab[q * NW_TAB_DIM + r] > 127) return 0;
+	}
+	return 1;
+}
+
+/* The thread type of a long problem, handed to f.run<T>(): 64-bit lanes (wide) keep the
+ * table and the affine cell; 32-bit lanes take the PRMT scorer for 2-bit DNA (dna4) and the
+ * linear cell where gap opening is 0 (O == 0). */
+template <int KC, class F>
+static int nw_long_pick(bool wide, bool dna4, bool linear, F &f)
+{
+	if (wide) return f.template run<nw_lthread<nw_l64, KC, nw_sc_tab1<nw_l64>, NW_CELL_FCHAIN> >();
+	if (dna4)
+		return linear ? f.template run<nw_lthread<nw_l32, KC, nw_sc_dna4<nw_l32>, NW_CELL_LINEAR> >()
+			      : f.template run<nw_lthread<nw_l32, KC, nw_sc_dna4<nw_l32>, NW_CELL_FCHAIN> >();
+	return linear ? f.template run<nw_lthread<nw_l32, KC, nw_sc_tab1<nw_l32>, NW_CELL_LINEAR> >()
+		      : f.template run<nw_lthread<nw_l32, KC, nw_sc_tab1<nw_l32>, NW_CELL_FCHAIN> >();
+}
+
+template <class F>
+static int nw_long_dispatch(const nw_lparams_t &p, int wide, int dna4, F &f)
+{
+	const bool linear = p.O == 0;
+	switch (p.kind) {
+	case NW_DP_LOCAL: return nw_long_pick<0>(wide, dna4, linear, f);
+	case NW_DP_REV_LOCAL: return nw_long_pick<1>(wide, dna4, linear, f);
+	default: return nw_long_pick<2>(wide, dna4, linear, f);
+	}
+}
+
+struct nw_long_go_f {
+	nw_gpu_t *g;
+	nw_lparams_t *p;
+	nw_dp_out *out;
+	float *ms;
+	template <class T> int run() { return nw_long_go<T>(g, p, out, ms); }
+};
+struct nw_long_emul_f {
+	nw_lparams_t *p;
+	nw_dp_out *out;
+	template <class T> int run() { nw_long_emul<T>(p, out); return 0; }
+};
 
 int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, nw_dp_out *out, float *ms)
+		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, int dna4, nw_dp_out *out, float *ms)
 {
 	nw_lparams_t p;
 	/* Few tile rows (two sequences of tens of kilobases): the staircase, a tile a row. Many
@@ -583,28 +647,16 @@ int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const u
 	const char *ed = getenv("NW_GPU_LONG_DIAG"); /* tests: anti-diagonals whatever the size */
 	const bool stair = nti <= NW_LONG_STAIR_ROWS_PER_SM * (int64_t)g->n_sm && !(ed && *ed == '1');
 	nw_long_params(job, stair ? (int32_t)job->n : NW_LONG_TR, qcodes, rcodes, dtable, kind, O, E, &p);
-	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
-	case 0: return nw_long_go<nw_l32, 0>(g, &p, out, ms);
-	case 1: return nw_long_go<nw_l32, 1>(g, &p, out, ms);
-	case 2: return nw_long_go<nw_l32, 2>(g, &p, out, ms);
-	case 3: return nw_long_go<nw_l64, 0>(g, &p, out, ms);
-	case 4: return nw_long_go<nw_l64, 1>(g, &p, out, ms);
-	default: return nw_long_go<nw_l64, 2>(g, &p, out, ms);
-	}
+	nw_long_go_f f = {g, &p, out, ms};
+	return nw_long_dispatch(p, wide, dna4, f);
 }
 
 void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int32_t TC,
+		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int dna4, int32_t TC,
 		     nw_dp_out *out)
 {
 	nw_lparams_t p;
 	nw_long_params(job, TC, qcodes, rcodes, table, kind, O, E, &p);
-	switch (nw_long_kc(kind) + 3 * (wide != 0)) {
-	case 0: nw_long_emul<nw_l32, 0>(&p, out); break;
-	case 1: nw_long_emul<nw_l32, 1>(&p, out); break;
-	case 2: nw_long_emul<nw_l32, 2>(&p, out); break;
-	case 3: nw_long_emul<nw_l64, 0>(&p, out); break;
-	case 4: nw_long_emul<nw_l64, 1>(&p, out); break;
-	default: nw_long_emul<nw_l64, 2>(&p, out); break;
-	}
+	nw_long_emul_f f = {&p, out};
+	nw_long_dispatch(p, wide, dna4, f);
 }

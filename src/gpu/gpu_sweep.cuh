@@ -216,10 +216,32 @@ struct nw_sc_prof {
 	}
 };
 
+/* DNA of codes 0-3 (both sequences 2-bit) with any matrix whose scores fit a byte, one lane
+ * (the long kernels): a row keeps its four scores, one byte a reference code, and the column
+ * word is the PRMT selector that picks byte c and replicates its sign, so a cell's score is
+ * one PRMT (no shared-memory load, whose lanes would all hit the same four banks). */
+template <class LT>
+struct nw_sc_dna4 : nw_sc_each<nw_sc_dna4<LT> > {
+	typedef uint32_t Row;
+	typedef uint32_t Col;
+	typedef LT L;
+	const int32_t *tab; /* the score table (NW_TAB_DIM), for the rows' bytes */
+	NW_HD Row row(int ca, int) const
+	{
+		const int32_t *t = tab + (ca < 0 ? NW_QPAD : ca) * NW_TAB_DIM;
+		return (uint32_t)(uint8_t)t[0] | (uint32_t)(uint8_t)t[1] << 8 | (uint32_t)(uint8_t)t[2] << 16 |
+		       (uint32_t)(uint8_t)t[3] << 24;
+	}
+	NW_HD uint32_t colword(int ca, int) const { return (uint32_t)ca * 0x1111u | 0x8880u; }
+	NW_HD Col col(uint32_t w) const { return w; }
+	NW_HD typename LT::V score(Row q, Col c) const { return (typename LT::V)(int32_t)nw_prmt(q, 0, c); }
+};
+
 /* ---------------------------------------------------------------- one thread's rows
- * FCHAIN: the cell form with one operation a row on the F chain (nw_cell_fchain), for
- * kernels bound by the latency of a step rather than by issue. */
-template <class SC, int R, bool RELU, bool FCHAIN = false>
+ * CELL (NW_CELL_*): the five-operation cell; nw_cell_fchain, with one operation a row on
+ * the F chain, for kernels bound by the latency of a step rather than by issue; or the
+ * linear-gap cell (gap opening 0), which needs no F: fin and fout are then unused. */
+template <class SC, int R, bool RELU, int CELL = NW_CELL_FIVE>
 struct nw_sweep {
 	typedef typename SC::L L;
 	typedef typename L::V V;
@@ -233,14 +255,17 @@ struct nw_sweep {
 			V &fout)
 	{
 		typename SC::Col c = sc.col(colw);
-		V hd = hdiag, f = fin, s[R];
+		V hd = hdiag, f = fin, above = hup, s[R];
 		sc.template scores<R>(q, c, s);
 #pragma unroll
 		for (int r = 0; r < R; r++) {
-			V hn = FCHAIN ? nw_cell_fchain<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e)
-				      : nw_cell<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e);
+			V hn;
+			if (CELL == NW_CELL_LINEAR) hn = nw_cell_linear<L, RELU>(hd, s[r], e[r], above, neg_e);
+			else if (CELL == NW_CELL_FCHAIN) hn = nw_cell_fchain<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e);
+			else hn = nw_cell<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e);
 			hd = h[r];
 			h[r] = hn;
+			above = hn;
 		}
 		hdiag = hup;
 		hout = h[R - 1];
