@@ -24,7 +24,9 @@
 
 #include "gpu_internal.cuh"
 
+#ifndef NW_LONG_WARPS
 #define NW_LONG_WARPS 2 /* tiles (warps) per block */
+#endif
 #define NW_LONG_STAIR_ROWS_PER_SM 2 /* the staircase up to this many tile rows an SM */
 #define NW_LONG_DIAG_BLOCKS 16 /* anti-diagonal kernel: blocks an SM (64 registers a thread), so that
 				* the longest anti-diagonal of 1 Mb x 1 Mb (3,906 tiles, 1,953 blocks)
@@ -38,6 +40,31 @@ NW_HD V nw_ld_cg(const V *p)
 	return __ldcg(p);
 #else
 	return *p;
+#endif
+}
+
+/* Relaxed (strong, gpu-scope) 64-bit accesses: a naturally aligned 64-bit access is
+ * single-copy atomic, so a reader sees both halves of one store or neither. */
+NW_HD uint64_t nw_ld_relaxed64(const uint64_t *p)
+{
+#ifdef __CUDA_ARCH__
+	uint64_t v;
+	asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+#else
+	return *p;
+#endif
+}
+/* The store only where on is true, as one predicated instruction: no branch in a step. */
+NW_HD void nw_st_relaxed64_if(bool on, uint64_t *p, uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+	asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %2, 0;\n\t@q st.relaxed.gpu.global.u64 [%0], %1;\n\t}"
+		     :
+		     : "l"(p), "l"(v), "r"((uint32_t)on)
+		     : "memory");
+#else
+	if (on) *p = v;
 #endif
 }
 
@@ -62,6 +89,10 @@ struct nw_lthread {
 	static const bool RELU = KC == 0;
 	static const bool TRACK = KC != 2;
 	static const bool LINEAR = CELL == NW_CELL_LINEAR; /* no F: nothing to pass or store */
+	/* The bottom row goes out as one 64-bit word a column, H and the tag ti + 1 of the tile
+	 * row that wrote it (the F slot is free): the staircase's next tile row waits on the tag
+	 * itself, with no flag and no memory fence (nw_long_sweep). 32-bit lanes only. */
+	static const bool TAGGED = LINEAR && sizeof(V) == 4;
 
 	int t;
 	int64_t ti, tj, i0, j0, j1;
@@ -72,8 +103,7 @@ struct nw_lthread {
 	V *rowbuf, *colbuf, *corner, *snap;
 	nw_sweep<SC, R, RELU, CELL> sw; /* a warp or two an SM: steps wait on the chain down the rows */
 	nw_tracker<L, R> tr;
-	nw_cand cand; /* last row: running result (thread 31 of the last tile row) */
-	bool lastrow;
+	bool lastrow; /* the last tile row of a last-row pass: its bottom row is the result's */
 
 	NW_HD V lb(int64_t real) const { return (V)(real >= 1 ? nw_left_border(ru, O, E, real) : 0); }
 	NW_HD V top(int64_t j) const { return (V)nw_top_border(ru, O, E, j); }
@@ -114,8 +144,7 @@ struct nw_lthread {
 		else if (ti == 0) sw.hdiag = top(j0 - 1);
 		else sw.hdiag = tj == 0 ? lb(ipd - p.P) : corner[ti];
 		if (TRACK) tr.reset();
-		lastrow = !TRACK && ti == p.nti - 1 && t == 31;
-		if (lastrow) cand = p.rowbest[ti];
+		lastrow = !TRACK && ti == p.nti - 1;
 	}
 
 	NW_HD void step(const nw_lparams_t &p, int64_t k, V hin, V fin, V &hout, V &fout)
@@ -132,31 +161,30 @@ struct nw_lthread {
 			}
 			if (j == j1) corner[ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
 		}
-		advance(p, (int32_t)(j - j0), hin, fin, colword(p, j), hout, fout);
+		advance(p, (int32_t)(j - j0), hin, fin, sc.colword(rcode(p, j), 0), hout, fout);
 	}
 
-	NW_HD uint32_t colword(const nw_lparams_t &p, int64_t j) const
-	{
-		return sc.colword(p.rcodes[p.job.rbase + (j - 1) * p.job.rstep], 0);
-	}
+	/* The reference code of column j (sc.colword() makes it a scorer word). */
+	NW_HD int rcode(const nw_lparams_t &p, int64_t j) const { return p.rcodes[p.job.rbase + (j - 1) * p.job.rstep]; }
 
 	/* Column j0 + c (0 <= c <= j1 - j0) with its inputs at hand: the row above (for t == 0,
 	 * the top border or rowbuf) and the column's scorer word. */
 	NW_HD void advance(const nw_lparams_t &p, int32_t c, V hin, V fin, uint32_t cw, V &hout, V &fout)
 	{
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
-		if (t == 31) {
+		if (TAGGED) {
+			nw_st_relaxed64_if(t == 31, (uint64_t *)&rowbuf[2 * (j0 + c)], (uint64_t)(ti + 1) << 32 | (uint32_t)hout);
+		} else if (t == 31) {
 			rowbuf[2 * (j0 + c)] = hout;
 			if (!LINEAR) rowbuf[2 * (j0 + c) + 1] = fout;
-			if (lastrow) {
-				const int64_t j = j0 + c, jlo = ru.last_all ? 0 : p.job.n;
-				if (j >= jlo && (int64_t)hout > cand.v) cand.v = hout, cand.j = j;
-			}
 		}
 		if (TRACK) tr.see(sw.h, sw.colmax(), j0 + c, snap);
 	}
 
-	/* After the sweep (and a warp barrier): right column out, my candidate. */
+	/* After the sweep (and a warp barrier): right column out, my candidate: max tracking,
+	 * the best of my rows; the last tile row of a last-row pass, the best of the matrix's last
+	 * row over my columns of the tile (t, t + 32, ...), which thread 31 left in rowbuf (read
+	 * here rather than compared step by step, so that the steps carry no branch for it). */
 	NW_HD nw_cand end(const nw_lparams_t &p)
 	{
 #pragma unroll
@@ -172,7 +200,11 @@ struct nw_lthread {
 			c.j = tr.bj[0];
 			c.i = i0 + tr.row(0, snap) - p.P;
 		}
-		if (lastrow) p.rowbest[ti] = cand;
+		if (lastrow) {
+			const int64_t jlo = ru.last_all ? 0 : p.job.n;
+			for (int64_t j = j0 + t; j <= j1; j += 32)
+				if (j >= jlo) nw_cand_merge(c, nw_cand{(int64_t)nw_ld_cg(&rowbuf[2 * j]), j, p.job.m});
+		}
 		return c;
 	}
 };
@@ -197,7 +229,7 @@ template <class T>
 __device__ void nw_long_tile_end(T &th, const nw_lparams_t &p, int64_t ti, int t)
 {
 	nw_cand c = th.end(p);
-	if (T::TRACK) {
+	if (T::TRACK || th.lastrow) {
 		for (int off = 16; off > 0; off >>= 1) {
 			nw_cand o;
 			o.v = __shfl_xor_sync(0xffffffffu, c.v, off);
@@ -241,7 +273,8 @@ __device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint
 		if (!CHECK || (c >= 0 && c < (int32_t)ncols)) th.advance(p, c, hin, fin, x >= 0 ? wa : wb, hout, fout);
 		/* publish my bottom row every 32 columns (at s == 30, c + 1 = g) and at the end: fewer
 		 * publications cost more lag than their fences save (H200) */
-		if (STAIR && t == 31 && c >= 0 && ((s == 30 && c < (int32_t)ncols) || (CHECK && c == (int32_t)ncols - 1))) {
+		if (STAIR && !T::TAGGED && t == 31 && c >= 0 &&
+		    ((s == 30 && c < (int32_t)ncols) || (CHECK && c == (int32_t)ncols - 1))) {
 			__threadfence();
 			atomicExch(done + th.ti, (uint32_t)(c + 1));
 		}
@@ -251,17 +284,24 @@ __device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint
 /* One tile's sweep, columns th.j0 .. th.j1 of tile row th.ti, shared by both kernels.
  * Columns go in groups of 32: for each group the warp loads, one column a lane, the scorer
  * words and (for thread 0) the row above, and hands them out by shuffles, so that no step
- * waits on memory. The scorer words of the next group are loaded a group ahead, so their
- * latency hides behind the current group's 32 steps. STAIR (the staircase, j0 = 1): the
- * row above is published by tile row ti - 1 during this launch, so thread 0 waits until
- * done[ti - 1] covers the group before the warp loads it, and thread 31 publishes its
- * bottom row every 32 columns (done[ti] is the number of columns published): each
- * publication costs a memory fence, which stalls the warp, while a longer span delays the
- * tile row below. Otherwise (anti-diagonals) the row above was written by an earlier
- * launch, so it too is loaded a group ahead (thread 31 overwrites a column 31 steps after
- * thread 0 passed it, long after the load), and thread 0 saves the corner of the next tile
- * of its tile row before thread 31 overwrites it. Column offsets are 32-bit (a tile has at
- * most 2^31 - 1 columns), absolute columns 64-bit. */
+ * waits on memory. The reference codes of the next group are loaded a group ahead (and made
+ * scorer words only when their group starts, so that nothing waits on the load early).
+ *
+ * STAIR (the staircase, j0 = 1): the row above is written by tile row ti - 1 during this
+ * launch, on another SM. Affine: thread 0 waits until done[ti - 1] covers the group before
+ * the warp loads it, and thread 31 publishes its bottom row every 32 columns (done[ti] is
+ * the number of columns published); each publication costs a memory fence, which stalls
+ * the warp, while a longer span delays the tile row below. Linear (T::TAGGED): each column
+ * of the row above is one 64-bit word with the tag of the tile row that wrote it, and the
+ * lanes reload their columns until every tag says ti - 1: no flag, no fence, and one round
+ * trip to L2 when the data is there. The buffer starts zeroed (no tile row's tag), and a
+ * tile row overwrites a column only after its own thread 0 has read it.
+ *
+ * Otherwise (anti-diagonals) the row above was written by an earlier launch, so it too is
+ * loaded a group ahead (thread 31 overwrites a column 31 steps after thread 0 passed it,
+ * long after the load), and thread 0 saves the corner of the next tile of its tile row
+ * before thread 31 overwrites it. Column offsets are 32-bit (a tile has at most 2^31 - 1
+ * columns), absolute columns 64-bit. */
 template <class T, bool STAIR>
 __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 {
@@ -276,18 +316,23 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 		if (ti == 0) {
 			h = th.top(j0 + col);
 			f = h + th.neg_oe;
+		} else if (STAIR && T::TAGGED) {
+			const uint64_t *w = (const uint64_t *)&above[2 * (size_t)col];
+			uint64_t v;
+			while (((v = nw_ld_relaxed64(w)) >> 32) != (uint64_t)ti) {}
+			h = (V)(uint32_t)v;
 		} else {
 			h = nw_ld_cg(&above[2 * (size_t)col]);
 			if (!T::LINEAR) f = nw_ld_cg(&above[2 * (size_t)col + 1]);
 		}
 	};
-	V hout = 0, fout = 0, gh = 0, gf = 0, gh_next = 0, gf_next = 0;
-	uint32_t cw_prev = 0, cw_cur = 0, cw_next = (uint32_t)t < ncols ? th.colword(p, j0 + t) : 0;
-	if (!STAIR) load_above(t, gh_next, gf_next);
+	V hout = 0, fout = 0, gh = 0, gf = 0;
+	int code_next = (uint32_t)t < ncols ? th.rcode(p, j0 + t) : 0;
+	uint32_t cw_prev = 0, cw_cur = 0;
 	uint32_t avail = 0; /* columns of tile row ti - 1 known to be published (thread 0) */
 	for (uint32_t g = 0; g < ncols + 31; g += 32) {
 		const uint32_t col = g + t; /* the column I load for the group */
-		if (STAIR && g < ncols && ti > 0) {
+		if (STAIR && !T::TAGGED && g < ncols && ti > 0) {
 			const uint32_t need = g + 32 < ncols ? g + 32 : ncols;
 			if (t == 0 && avail < need) {
 				const volatile uint32_t *up = done + ti - 1;
@@ -297,14 +342,10 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 			__syncwarp();
 		}
 		cw_prev = cw_cur;
-		cw_cur = cw_next;
-		if (col + 32 < ncols) cw_next = th.colword(p, j0 + col + 32);
-		if (STAIR) {
-			load_above(col, gh, gf);
-		} else {
-			gh = gh_next, gf = gf_next;
-			load_above(col + 32, gh_next, gf_next);
-		}
+		cw_cur = th.sc.colword(code_next, 0);
+		if (col + 32 < ncols) code_next = th.rcode(p, j0 + col + 32);
+		load_above(col, gh, gf);
+		if (STAIR && T::TAGGED) __syncwarp();
 		if (g >= 32 && g + 32 < ncols)
 			nw_long_group<false, STAIR>(th, p, done, g, ncols, gh, gf, cw_cur, cw_prev, hout, fout);
 		else
@@ -491,6 +532,8 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 	int per_sm = 0;
 	if (!diag) {
 		NW_CUDA_CHECK(g, cudaMemsetAsync(done, 0, 4 * nflag, g->stream));
+		if (T::TAGGED) /* no column carries a tile row's tag yet */
+			NW_CUDA_CHECK(g, cudaMemsetAsync(p->rowbuf, 0, nrow * sizeof(V), g->stream));
 		NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_long_rows_kernel<T>,
 										 32 * NW_LONG_WARPS, 0));
 	}
@@ -546,7 +589,7 @@ static void nw_long_emul_launch(const nw_lparams_t *p)
 		}
 		nw_cand c = th[0].end(*p);
 		for (int l = 1; l < 32; l++) nw_cand_merge(c, th[l].end(*p));
-		if (T::TRACK) nw_cand_merge(p->rowbest[ti], c);
+		nw_cand_merge(p->rowbest[ti], c);
 	}
 }
 
