@@ -68,6 +68,27 @@ NW_HD void nw_st_relaxed64_if(bool on, uint64_t *p, uint64_t v)
 #endif
 }
 
+/* p[0] = a, p[1] = b where on is true, as one predicated vector store on the device (no
+ * branch in a step); p is aligned to the pair's size. */
+template <class V>
+NW_HD void nw_st_pair_if(bool on, V *p, V a, V b)
+{
+#ifdef __CUDA_ARCH__
+	if (sizeof(V) == 4)
+		asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %0, 0;\n\t@q st.global.v2.u32 [%1], {%2, %3};\n\t}"
+			     :
+			     : "r"((uint32_t)on), "l"(p), "r"((uint32_t)a), "r"((uint32_t)b)
+			     : "memory");
+	else
+		asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %0, 0;\n\t@q st.global.v2.u64 [%1], {%2, %3};\n\t}"
+			     :
+			     : "r"((uint32_t)on), "l"(p), "l"((uint64_t)a), "l"((uint64_t)b)
+			     : "memory");
+#else
+	if (on) p[0] = a, p[1] = b;
+#endif
+}
+
 /* A lower bound of H[i][j] in a pass with global borders (the reverse passes): the path
  * along the top border to column j, then down column j to row i. Padding rows (i <= 0)
  * copy the top border. */
@@ -102,7 +123,7 @@ struct nw_lthread {
 	SC sc;
 	V *rowbuf, *colbuf, *corner, *snap;
 	nw_sweep<SC, R, RELU, CELL> sw; /* a warp or two an SM: steps wait on the chain down the rows */
-	nw_tracker<L, R> tr;
+	nw_tracker<L, R, false> tr;
 	bool lastrow; /* the last tile row of a last-row pass: its bottom row is the result's */
 
 	NW_HD V lb(int64_t real) const { return (V)(real >= 1 ? nw_left_border(ru, O, E, real) : 0); }
@@ -174,9 +195,11 @@ struct nw_lthread {
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (TAGGED) {
 			nw_st_relaxed64_if(t == 31, (uint64_t *)&rowbuf[2 * (j0 + c)], (uint64_t)(ti + 1) << 32 | (uint32_t)hout);
-		} else if (t == 31) {
+		} else if (!TRACK) { /* the step's only branch would be this one: predicate it */
+			nw_st_pair_if(t == 31, &rowbuf[2 * (j0 + c)], hout, fout);
+		} else if (t == 31) { /* the tracker branches anyway (see nw_tracker's PRED) */
 			rowbuf[2 * (j0 + c)] = hout;
-			if (!LINEAR) rowbuf[2 * (j0 + c) + 1] = fout;
+			rowbuf[2 * (j0 + c) + 1] = fout;
 		}
 		if (TRACK) tr.see(sw.h, sw.colmax(), j0 + c, snap);
 	}
@@ -516,11 +539,11 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 	typedef typename T::V V;
 	size_t nrow = 2 * ((size_t)p->job.n + 1), ncol = 2 * ((size_t)p->Mp + 1), ncor = (size_t)p->nti;
 	size_t nflag = (size_t)p->nti + 1; /* done[nti], then the tile-row counter */
-	size_t bytes = (size_t)p->nti * sizeof(nw_cand) + (nrow + ncol + ncor) * sizeof(V) + 4 * nflag + 16;
+	size_t bytes = (size_t)p->nti * sizeof(nw_cand) + (nrow + ncol + ncor) * sizeof(V) + 4 * nflag + 32;
 	NW_TRY(nw_dbuf_reserve(g, &g->lbuf, bytes));
 	char *base = (char *)g->lbuf.p;
 	p->rowbest = (nw_cand *)base;
-	p->rowbuf = base + (size_t)p->nti * sizeof(nw_cand);
+	p->rowbuf = base + ((size_t)p->nti * sizeof(nw_cand) + 15) / 16 * 16; /* pairs: 16-byte stores */
 	p->colbuf = (V *)p->rowbuf + nrow;
 	p->corner = (V *)p->colbuf + ncol;
 	uint32_t *done = (uint32_t *)(((uintptr_t)((V *)p->corner + ncor) + 15) & ~(uintptr_t)15);
