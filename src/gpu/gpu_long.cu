@@ -1,21 +1,23 @@
 /* gpu_long.cu: one long pair on the whole GPU, in memory linear in the lengths.
  *
- * The (padded) matrix is cut into tiles of TR = 32 * NW_LONG_R rows by TC columns. One
- * launch covers the whole matrix: each warp takes a tile row (in order, from a counter)
- * and walks its tiles left to right; before tile (ti, tj) it waits until tile row ti - 1
- * has finished its tile tj (a progress count per tile row in global memory), so the tile
- * rows run as a staircase, TC + 31 steps apart, and every warp stays busy until the last
- * tile row starts. A warp waits only on a tile row taken before its own, by a warp that is
- * running, so the launch cannot deadlock whatever the number of resident warps.
- * Inside a tile the warp runs the same wavefront as the batch kernel (nw_sweep: R rows a
- * thread, the row above by shuffle). Between tiles, borders live in global memory:
- *   rowbuf[j]  H and F below the last tile done in the tile column of j (top input),
+ * The (padded) matrix is cut into tile rows of TR = 32 * NW_LONG_R rows; a warp sweeps a
+ * tile (nw_long_sweep: R rows a thread, the row above by shuffle, as in the batch kernel).
+ * Two launch forms share that sweep:
+ *  - the staircase (few tile rows, such as two sequences of tens of kilobases): one launch,
+ *    a warp a tile row over all its columns, each tile row a few dozen steps behind the one
+ *    above, whose bottom row it reads as it is written (nw_long_rows_kernel);
+ *  - anti-diagonals of TR x TR tiles (megabases), a launch each (nw_long_diag_kernel).
+ * Between tiles, borders live in global memory:
+ *   rowbuf[j]  H and F below the last tile done in the tile column of j (top input); with
+ *              the linear cell, H and the tag of the tile row that wrote it (TAGGED),
  *   colbuf[i]  H and E right of the last tile done in the tile row of i (left input),
  *   corner[ti] H[ti*TR][first column - 1] for the next tile of tile row ti (saved by the
  *              tile to its left before rowbuf is overwritten),
  *   rowbest[ti] the running result of tile row ti (max tracking, or the last row).
- * In the staircase, rowbuf is written by one tile row and read by the next during the same
- * launch, on other SMs: those reads skip the L1 cache (nw_ld_cg). Scores are int32 (nw_l32) or, when the bounds need it, int64.
+ * rowbuf is read by other SMs than the one that wrote it: those reads skip the L1 cache
+ * (nw_ld_cg). A thread type (nw_lthread) fixes the lanes (int32, or int64 when the bounds
+ * need it), the kind of pass, the scorer (a table, or PRMT for 2-bit DNA) and the cell
+ * (affine, or linear when gap opening is 0); nw_long_pick() says which runs.
  */
 #include <algorithm>
 #include <stdlib.h>
