@@ -33,6 +33,8 @@
 #define NW_LONG_DIAG_BLOCKS 16 /* anti-diagonal kernel: blocks an SM (64 registers a thread), so that
 				* the longest anti-diagonal of 1 Mb x 1 Mb (3,906 tiles, 1,953 blocks)
 				* runs in one wave on 132 SMs */
+#define NW_LONG_BAND_BLOCKS 4  /* the same for the banded reverse local pass, whose launches hold
+				* the few tiles of the band: registers for a step without branches */
 
 /* A load of data another SM wrote during this launch: from L2, not a stale L1 line. */
 template <class V>
@@ -111,6 +113,11 @@ struct nw_lthread {
 	enum { R = NW_LONG_R };
 	static const bool RELU = KC == 0;
 	static const bool TRACK = KC != 2;
+	/* The reverse local pass runs banded: a launch holds the band's few tiles, one warp an SM,
+	 * and its steps wait on their own latency, so they take no branch (predicated tracker
+	 * and stores) and may use more registers (NW_LONG_BAND_BLOCKS). */
+	static const bool NOBRANCH = KC == 1;
+	enum { DIAG_BLOCKS = NOBRANCH ? NW_LONG_BAND_BLOCKS : NW_LONG_DIAG_BLOCKS };
 	static const bool LINEAR = CELL == NW_CELL_LINEAR; /* no F: nothing to pass or store */
 	/* The bottom row goes out as one 64-bit word a column, H and the tag ti + 1 of the tile
 	 * row that wrote it (the F slot is free): the staircase's next tile row waits on the tag
@@ -125,7 +132,7 @@ struct nw_lthread {
 	SC sc;
 	V *rowbuf, *colbuf, *corner, *snap;
 	nw_sweep<SC, R, RELU, CELL> sw; /* a warp or two an SM: steps wait on the chain down the rows */
-	nw_tracker<L, R, false> tr;
+	nw_tracker<L, R, NOBRANCH> tr;
 	bool lastrow; /* the last tile row of a last-row pass: its bottom row is the result's */
 
 	NW_HD V lb(int64_t real) const { return (V)(real >= 1 ? nw_left_border(ru, O, E, real) : 0); }
@@ -197,9 +204,9 @@ struct nw_lthread {
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (TAGGED) {
 			nw_st_relaxed64_if(t == 31, (uint64_t *)&rowbuf[2 * (j0 + c)], (uint64_t)(ti + 1) << 32 | (uint32_t)hout);
-		} else if (!TRACK) { /* the step's only branch would be this one: predicate it */
+		} else if (!TRACK || NOBRANCH) { /* else the tracker branches anyway: see nw_tracker's PRED */
 			nw_st_pair_if(t == 31, &rowbuf[2 * (j0 + c)], hout, fout);
-		} else if (t == 31) { /* the tracker branches anyway (see nw_tracker's PRED) */
+		} else if (t == 31) {
 			rowbuf[2 * (j0 + c)] = hout;
 			rowbuf[2 * (j0 + c) + 1] = fout;
 		}
@@ -383,7 +390,7 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
  * problems with more tile rows than the GPU holds warps, where the staircase below would
  * lag by TC + 31 steps a row. */
 template <class T>
-__global__ void __launch_bounds__(32 * NW_LONG_WARPS, NW_LONG_DIAG_BLOCKS) nw_long_diag_kernel(const nw_lparams_t p)
+__global__ void __launch_bounds__(32 * NW_LONG_WARPS, T::DIAG_BLOCKS) nw_long_diag_kernel(const nw_lparams_t p)
 {
 	__shared__ nw_long_smem<typename T::LT> sm;
 	sm.load(p.table);
