@@ -26,7 +26,7 @@
 
 #include "gpu_internal.cuh"
 
-#ifndef NW_LONG_WARPS
+#ifndef NW_LONG_WARPS /* a build may set it to measure other block sizes (bench/RESULTS.md) */
 #define NW_LONG_WARPS 2 /* tiles (warps) per block */
 #endif
 #define NW_LONG_STAIR_ROWS_PER_SM 2 /* the staircase up to this many tile rows an SM */
@@ -204,9 +204,9 @@ struct nw_lthread {
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (TAGGED) {
 			nw_st_relaxed64_if(t == 31, (uint64_t *)&rowbuf[2 * (j0 + c)], (uint64_t)(ti + 1) << 32 | (uint32_t)hout);
-		} else if (!TRACK || NOBRANCH) { /* else the tracker branches anyway: see nw_tracker's PRED */
+		} else if (!TRACK || NOBRANCH) { /* steps without a branch */
 			nw_st_pair_if(t == 31, &rowbuf[2 * (j0 + c)], hout, fout);
-		} else if (t == 31) {
+		} else if (t == 31) { /* the tracker branches anyway (nw_tracker's PRED) */
 			rowbuf[2 * (j0 + c)] = hout;
 			rowbuf[2 * (j0 + c) + 1] = fout;
 		}
@@ -329,11 +329,10 @@ __device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint
  * trip to L2 when the data is there. The buffer starts zeroed (no tile row's tag), and a
  * tile row overwrites a column only after its own thread 0 has read it.
  *
- * Otherwise (anti-diagonals) the row above was written by an earlier launch, so it too is
- * loaded a group ahead (thread 31 overwrites a column 31 steps after thread 0 passed it,
- * long after the load), and thread 0 saves the corner of the next tile of its tile row
- * before thread 31 overwrites it. Column offsets are 32-bit (a tile has at most 2^31 - 1
- * columns), absolute columns 64-bit. */
+ * Otherwise (anti-diagonals) the row above was written by an earlier launch, and thread 0
+ * saves the corner of the next tile of its tile row before thread 31 overwrites it. (Loading
+ * that row a group ahead too cost the 64-register kernel spills and gained nothing.) Column
+ * offsets are 32-bit (a tile has at most 2^31 - 1 columns), absolute columns 64-bit. */
 template <class T, bool STAIR>
 __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 {
