@@ -98,58 +98,61 @@ struct nw_l64 {
 	static NW_HD V lowest() { return INT64_MIN; }
 };
 
-/* One cell. hd = H[i-1][j-1], s = substitution score, e = E[i][j] (in) / E[i][j+1] (out),
- * f = F[i][j] (in) / F[i+1][j] (out); returns H[i][j]. Five DPX/ALU operations. */
+/* A cell in two parts. X = max(H[i-1][j-1] + s, E[i][j]) (and 0, local) does not wait for
+ * the row above; nw_cell_rest() finishes the cell from X. hd = H[i-1][j-1], s = substitution
+ * score, e = E[i][j] (in) / E[i][j+1] (out), f = F[i][j] (in) / F[i+1][j] (out), hup =
+ * H[i-1][j] (the linear form only); nw_cell_rest() returns H[i][j]. */
+template <class L, bool RELU>
+NW_HD typename L::V nw_cell_x(typename L::V hd, typename L::V s, typename L::V e)
+{
+	return RELU ? L::addmax_relu(hd, s, e) : L::addmax(hd, s, e);
+}
+
+/* The cell forms (nw_sweep's CELL):
+ *  NW_CELL_FIVE: H = max(X, F), and H - O - Ext feeds both E and F. Five operations a cell
+ *    with X.
+ *  NW_CELL_FCHAIN: one operation, not three, between F[i][j] and F[i+1][j] (a thread's rows
+ *    run down this chain every step). Gap opening is never negative, so H[i][j] - O - Ext =
+ *    max(X, F[i][j]) - O - Ext with F[i][j] - O - Ext <= F[i][j] - Ext, hence
+ *      F[i+1][j] = max(F[i][j] - Ext, X - O - Ext).
+ *    Six operations: for kernels whose steps wait on the chain of R rows (a warp or two an
+ *    SM: the long kernels) rather than on issue (the batch kernels).
+ *  NW_CELL_LINEAR: gap opening 0, where E[i][j+1] = H[i][j] - Ext and F[i+1][j] = H[i][j] -
+ *    Ext (the affine recurrence with O = 0: E and F never exceed H), so
+ *      H[i][j] = max(H[i-1][j-1] + s, H[i][j-1] - Ext, H[i-1][j] - Ext),
+ *    e holds H[i][j-1] - Ext (in) / H[i][j] - Ext (out) and f is unused. Three operations,
+ *    one of them on the chain down a thread's rows, and no F to pass between threads. */
+enum { NW_CELL_FIVE = 0, NW_CELL_FCHAIN = 1, NW_CELL_LINEAR = 2 };
+
+template <class L, int CELL>
+NW_HD typename L::V nw_cell_rest(typename L::V x, typename L::V &e, typename L::V &f, typename L::V hup,
+				 typename L::V neg_oe, typename L::V neg_e)
+{
+	typedef typename L::V V;
+	if (CELL == NW_CELL_LINEAR) {
+		V hn = L::addmax(hup, neg_e, x);
+		e = L::add(hn, neg_e);
+		return hn;
+	}
+	V hn = L::max2(x, f);
+	if (CELL == NW_CELL_FCHAIN) {
+		f = L::addmax(f, neg_e, L::add(x, neg_oe));
+		e = L::addmax(e, neg_e, L::add(hn, neg_oe));
+	} else {
+		V ho = L::add(hn, neg_oe);
+		e = L::addmax(e, neg_e, ho);
+		f = L::addmax(f, neg_e, ho);
+	}
+	return hn;
+}
+
+/* One whole cell in the five-operation form (the scalar twin). */
 template <class L, bool RELU>
 NW_HD typename L::V nw_cell(typename L::V hd, typename L::V s, typename L::V &e,
 			    typename L::V &f, typename L::V neg_oe, typename L::V neg_e)
 {
-	typedef typename L::V V;
-	V hn = RELU ? L::addmax_relu(hd, s, L::max2(e, f)) : L::addmax(hd, s, L::max2(e, f));
-	V ho = L::add(hn, neg_oe);
-	e = L::addmax(e, neg_e, ho);
-	f = L::addmax(f, neg_e, ho);
-	return hn;
+	return nw_cell_rest<L, NW_CELL_FIVE>(nw_cell_x<L, RELU>(hd, s, e), e, f, 0, neg_oe, neg_e);
 }
-
-/* The same cell with one operation, not four, between F[i][j] and F[i+1][j] (a thread's
- * rows run down this chain every step). Gap opening is never negative, so
- * H[i][j] - O - Ext = max(X, F[i][j]) - O - Ext with F[i][j] - O - Ext <= F[i][j] - Ext,
- * where X = max(H[i-1][j-1] + s, E[i][j]) (and 0, local) does not wait for F:
- *   F[i+1][j] = max(F[i][j] - Ext, X - O - Ext).
- * Six operations instead of five: for kernels whose steps wait on the chain of R rows (a
- * warp or two an SM: the long kernels) rather than on issue (the batch kernels). */
-template <class L, bool RELU>
-NW_HD typename L::V nw_cell_fchain(typename L::V hd, typename L::V s, typename L::V &e,
-				   typename L::V &f, typename L::V neg_oe, typename L::V neg_e)
-{
-	typedef typename L::V V;
-	V x = RELU ? L::addmax_relu(hd, s, e) : L::addmax(hd, s, e);
-	V hn = L::max2(x, f);
-	f = L::addmax(f, neg_e, L::add(x, neg_oe));
-	e = L::addmax(e, neg_e, L::add(hn, neg_oe));
-	return hn;
-}
-
-/* Linear gaps (O == 0), where E[i][j+1] = H[i][j] - Ext and F[i+1][j] = H[i][j] - Ext
- * (the affine recurrence with O = 0: E and F never exceed H), so
- *   H[i][j] = max(H[i-1][j-1] + s, H[i][j-1] - Ext, H[i-1][j] - Ext).
- * hd = H[i-1][j-1], e = H[i][j-1] - Ext (in) / H[i][j] - Ext (out), hup = H[i-1][j].
- * Three operations, one of them (the last max) on the chain down a thread's rows, and no F
- * to pass between threads. */
-template <class L, bool RELU>
-NW_HD typename L::V nw_cell_linear(typename L::V hd, typename L::V s, typename L::V &e, typename L::V hup,
-				   typename L::V neg_e)
-{
-	typedef typename L::V V;
-	V x = RELU ? L::addmax_relu(hd, s, e) : L::addmax(hd, s, e);
-	V hn = L::addmax(hup, neg_e, x);
-	e = L::add(hn, neg_e);
-	return hn;
-}
-
-/* The cell forms a sweep can take (nw_sweep's CELL). */
-enum { NW_CELL_FIVE = 0, NW_CELL_FCHAIN = 1, NW_CELL_LINEAR = 2 };
 
 /* ---------------------------------------------------------------- DP problems
  * Every score/coordinate request is one or two DP problems: a forward pass (score and

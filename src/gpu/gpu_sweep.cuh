@@ -238,9 +238,8 @@ struct nw_sc_dna4 : nw_sc_each<nw_sc_dna4<LT> > {
 };
 
 /* ---------------------------------------------------------------- one thread's rows
- * CELL (NW_CELL_*): the five-operation cell; nw_cell_fchain, with one operation a row on
- * the F chain, for kernels bound by the latency of a step rather than by issue; or the
- * linear-gap cell (gap opening 0), which needs no F: fin and fout are then unused. */
+ * CELL: the cell form (NW_CELL_*, dp_cell.cuh); with the linear form fin and fout are
+ * unused. */
 template <class SC, int R, bool RELU, int CELL = NW_CELL_FIVE>
 struct nw_sweep {
 	typedef typename SC::L L;
@@ -255,17 +254,24 @@ struct nw_sweep {
 			V &fout)
 	{
 		typename SC::Col c = sc.col(colw);
-		V hd = hdiag, f = fin, above = hup, s[R];
+		V f = fin, above = hup, s[R];
 		sc.template scores<R>(q, c, s);
+		/* X of every row first, bottom row up: X of row r can take the register of h[r],
+		 * whose old value (H[i][j-1]) the row below has just read as its diagonal. Top down,
+		 * each new H needs a register of its own while the old one is still to be read, and
+		 * the loop pays for copies back (the batch kernel's DNA instance with R = 20: 254
+		 * register moves instead of 280). The loop counts up: nvcc 13.0 did not unroll the
+		 * same loop counting down, which left the arrays in local memory (several times
+		 * slower). */
+#pragma unroll
+		for (int k = 0; k < R; k++) {
+			const int r = R - 1 - k;
+			h[r] = nw_cell_x<L, RELU>(r ? h[r - 1] : hdiag, s[r], e[r]);
+		}
 #pragma unroll
 		for (int r = 0; r < R; r++) {
-			V hn;
-			if (CELL == NW_CELL_LINEAR) hn = nw_cell_linear<L, RELU>(hd, s[r], e[r], above, neg_e);
-			else if (CELL == NW_CELL_FCHAIN) hn = nw_cell_fchain<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e);
-			else hn = nw_cell<L, RELU>(hd, s[r], e[r], f, neg_oe, neg_e);
-			hd = h[r];
-			h[r] = hn;
-			above = hn;
+			h[r] = nw_cell_rest<L, CELL>(h[r], e[r], f, above, neg_oe, neg_e);
+			above = h[r];
 		}
 		hdiag = hup;
 		hout = h[R - 1];
