@@ -663,11 +663,10 @@ static void nw_long_params(const nw_job_t *job, int32_t TC, const uint8_t *qcode
 
 int nw_long_dna4_ok(const int32_t *tab)
 {
-	for (int q = 0; q <= NW_QPAD; q++) {
-		if (q >= 4 && q != NW_QPAD) continue;
+	static const int rows[] = {0, 1, 2, 3, NW_QPAD}; /* the bases and the padding row */
+	for (int q : rows)
 		for (int r = 0; r < 4; r++)
 			if (tab[q * NW_TAB_DIM + r] < -128 || tab[q * NW_TAB_DIM + r] > 127) return 0;
-	}
 	return 1;
 }
 
