@@ -72,11 +72,20 @@ static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, in
 	return work * std::max(1.0, batch / 4.0 / std::max(t_pass, 1.0));
 }
 
-/* Banded classes take groups of at least this many threads: with column windows, groups
- * of 1 or 2 threads (stripes of a few rows, many of them) ran slower than the model says
- * (1M read pairs on an H200, reverse pass: G = 4 9.4 ms, G = 2 10.0 ms, G = 1 14.2 ms,
- * one stripe of G = 8 12.1 ms). */
-#define NW_BAND_GMIN 4
+/* Banded classes take groups of at least this many threads: groups of 1 thread (stripes
+ * of a few rows, many of them) run slower than the model says. Measured on 1M read pairs
+ * (B) on an H200, reverse pass: with column windows first, G >= 4 9.4 ms, G >= 2 10.0,
+ * G >= 1 14.2; since the column words are staged with their loads in flight together,
+ * G >= 4 7.3 ms, G >= 2 6.7, G >= 1 6.8 (medians of 3). */
+#define NW_BAND_GMIN 2
+
+/* NW_GPU_BAND_GMIN=g (benchmark hook): that floor instead of NW_BAND_GMIN. */
+static int nw_band_gmin(void)
+{
+	const char *s = getenv("NW_GPU_BAND_GMIN");
+	const int g = s && *s ? atoi(s) : 0;
+	return g >= 1 && g <= 32 && !(g & (g - 1)) ? g : NW_BAND_GMIN;
+}
 
 /* Shape (G threads a group, R rows a thread) for class c, G >= gmin; the profile scorer
  * takes G >= 8 and R a multiple of 8 (nw_sc_prof). */
@@ -290,7 +299,7 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 			l.R = prevR;
 		} else if (!nw_env_cfg(c.bk, &l.G, &l.R) ||
 			   nw_batch_warps_per_sm(g, c.bk, l.R, l.G, ps.kind, sc->n_codes) <= 0) {
-			nw_pick(g, c, ps.kind, sc->n_codes, t_pass, &l.G, &l.R, band ? NW_BAND_GMIN : 1);
+			nw_pick(g, c, ps.kind, sc->n_codes, t_pass, &l.G, &l.R, band ? nw_band_gmin() : 1);
 		}
 		prevG = l.G, prevR = l.R;
 		l.first = (int64_t)pl.items.size();
