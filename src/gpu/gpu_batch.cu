@@ -225,9 +225,8 @@ struct nw_bthread {
 			int a[U], b[U];
 #pragma unroll
 			for (int u = 0; u < U; u++) {
-				const int32_t j = j0 + u * G < N ? j0 + u * G : N;
-				a[u] = rcode(p, 0, j);
-				b[u] = rcode(p, 1, j);
+				a[u] = rcode(p, 0, j0 + u * G);
+				b[u] = rcode(p, 1, j0 + u * G);
 			}
 #pragma unroll
 			for (int u = 0; u < U; u++)

@@ -72,11 +72,12 @@ static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, in
 	return work * std::max(1.0, batch / 4.0 / std::max(t_pass, 1.0));
 }
 
-/* Banded classes take groups of at least this many threads: groups of 1 thread (stripes
- * of a few rows, many of them) run slower than the model says. Measured on 1M read pairs
- * (B) on an H200, reverse pass: with column windows first, G >= 4 9.4 ms, G >= 2 10.0,
- * G >= 1 14.2; since the column words are staged with their loads in flight together,
- * G >= 4 7.3 ms, G >= 2 6.7, G >= 1 6.8 (medians of 3). */
+/* Banded classes take groups of at least this many threads. Thin groups sweep fewer
+ * cells (stripes of a few rows plus the band) but pay a restart per stripe that the model
+ * does not price. Measured on 1M read pairs (B) on an H200, reverse pass: when column
+ * windows came, G >= 4 9.4 ms, G >= 2 10.0, G >= 1 14.2; since the column words are
+ * staged with their loads in flight together, G >= 4 7.3 ms, G >= 2 6.7, G >= 1 6.8
+ * (medians of 3). */
 #define NW_BAND_GMIN 2
 
 /* NW_GPU_BAND_GMIN=g (benchmark hook): that floor instead of NW_BAND_GMIN. */
