@@ -34,6 +34,10 @@
 #include "gpu_internal.cuh"
 
 #define NW_BK_THREADS 128
+/* A group's scratch slot: the scorer words of columns 0..ncap, then H and F below the
+ * stripe at each column, then two spare words, which the loads one column ahead read
+ * after the last column (nw_bthread::step). */
+#define NW_SLOT_WORDS(ncap) (3 * ((int64_t)(ncap) + 1) + 2)
 
 /* Kernel classes: the template parameter that changes the inner loop. */
 enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2 };
@@ -82,6 +86,7 @@ struct nw_bthread {
 	static const bool RELU = KC == NW_KC_LOCAL;
 	static const bool TRACK = KC != NW_KC_LASTROW;
 	static const bool BAND = KC == NW_KC_REVLOCAL; /* column windows from the jobs' bands */
+	static const bool TOP0 = KC == NW_KC_LOCAL;    /* the top border is 0 (free end gaps) */
 
 	/* the group's item (lane 1 repeats lane 0 for one-lane types and single items) */
 	int t, G, SR;
@@ -101,11 +106,13 @@ struct nw_bthread {
 	int32_t i0;      /* padded index of my first row */
 	int32_t jlo, jhi; /* the stripe's columns (all of them without a band) */
 	nw_sweep<SC, R, RELU> sw;
-	nw_tracker<L, R, true> tr;
+	nw_tracker<L, R, true, int32_t> tr;
 	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
 	/* next column's scorer word and border values, loaded one step ahead */
 	uint32_t cw_next;
 	V bh_next, bf_next;
+	V top_h, top_step; /* thread 0 of stripe 0 (unless TOP0): H[0][j] of its next column, and
+			    * its change from one column to the next */
 
 	NW_HD int32_t lb(int32_t real) const
 	{
@@ -260,25 +267,33 @@ struct nw_bthread {
 			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[2 * (jlo - 1)] : outside(i0 - 1, jlo - 1);
 		}
 		if (TRACK) tr.reset();
+		top_h = L::splat(nw_top_border(ru, O, E, jlo));
+		top_step = L::splat(ru.top_gap ? -E : 0);
 		cw_next = jhi >= jlo ? cols[jlo] : 0;
 		bh_next = bf_next = 0;
 		if (t == 0 && s > 0 && jhi >= jlo) bh_next = border[2 * jlo], bf_next = border[2 * jlo + 1];
 	}
 
-	/* Step k of the stripe: column j = jlo + k - t. hin/fin: what the thread above sent. */
-	NW_HD void step(int64_t k, V hin, V fin, V &hout, V &fout)
+	/* Step k of the stripe: column j = jlo + k - t; hin/fin: what the thread above sent.
+	 * CHECK: the step tests whether my column is in the stripe (the first G - 1 steps, the
+	 * last ones, groups that are done); without it the caller knows (nw_stripe_steps).
+	 * ABOVE / BELOW: whether the warp's stripe may have one above (s > 0) or below
+	 * (s < nw_s - 1); false leaves out the border loads or stores. */
+	template <bool CHECK, bool ABOVE, bool BELOW>
+	NW_HD void step(int32_t k, V hin, V fin, V &hout, V &fout)
 	{
-		int32_t j = (int32_t)k - t + jlo;
-		if (s >= ns || j < jlo || j > jhi) return;
-		uint32_t cw = cw_next;
-		V bh = bh_next, bf = bf_next;
-		if (j < jhi) { /* issue the next step's loads now: they land while this one computes */
-			cw_next = cols[j + 1];
-			if (t == 0 && s > 0) bh_next = border[2 * j + 2], bf_next = border[2 * j + 3];
-		}
+		const int32_t j = k - t + jlo;
+		if (CHECK && (s >= ns || j < jlo || j > jhi)) return;
+		const uint32_t cw = cw_next;
+		const V bh = bh_next, bf = bf_next;
+		/* the next step's loads, issued now so that they land while this one computes
+		 * (after column jhi they read the slot's spare words: NW_SLOT_WORDS) */
+		cw_next = cols[j + 1];
+		if (ABOVE && t == 0 && s > 0) bh_next = border[2 * j + 2], bf_next = border[2 * j + 3];
 		if (t == 0) {
-			if (s == 0) {
-				hin = L::splat(nw_top_border(ru, O, E, j));
+			if (!ABOVE || s == 0) {
+				hin = TOP0 ? L::splat(0) : top_h;
+				if (!TOP0) top_h = L::add(top_h, top_step);
 				fin = L::add(hin, neg_oe);
 			} else {
 				hin = bh;
@@ -287,7 +302,7 @@ struct nw_bthread {
 		}
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (t == G - 1) {
-			if (s < ns - 1) {
+			if (BELOW && s < ns - 1) {
 				border[2 * j] = hout;
 				border[2 * j + 1] = fout;
 			} else if (!TRACK) {
@@ -300,6 +315,9 @@ struct nw_bthread {
 		}
 		if (TRACK) tr.see(sw.h, sw.colmax(), j, snap);
 	}
+	/* Steps [G - 1, main_end()) of the stripe find every thread of the group on a column
+	 * of its window (0: none do). */
+	NW_HD int32_t main_end() const { return s < ns && jhi >= jlo ? jhi - jlo + 1 : 0; }
 
 	NW_HD void end()
 	{
@@ -331,6 +349,25 @@ struct nw_bthread {
 		}
 	}
 };
+
+/* Steps [k, kend) of a stripe, the row above each thread's first row by shuffle from the
+ * thread above. The steps between the first G - 1 and the group's last column, where every
+ * thread is on its window, skip the column test (CHECK false) and, knowing whether the
+ * stripe has one above and below, the border accesses it does not need. Unrolled by 2 (B,
+ * DNA pairs, 4% faster, A, proteins, 3% on an H200), the steps with the test too: the
+ * banded reverse pass's stripes are short, and many of their steps have it. */
+template <class T, bool CHECK, bool ABOVE, bool BELOW>
+__device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, typename T::V &hout,
+					 typename T::V &fout)
+{
+	typedef typename T::V V;
+#pragma unroll 2
+	for (; k < kend; k++) {
+		const V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
+		const V fin = __shfl_up_sync(0xffffffffu, fout, 1, G);
+		th.template step<CHECK, ABOVE, BELOW>(k, hin, fin, hout, fout);
+	}
+}
 
 template <class SC, int R, int KC>
 __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparams_t p)
@@ -372,14 +409,18 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 			th.begin(p, s, g == 0);
 			if (SC::PROFILE) __syncwarp(); /* group 0 wrote the profile */
 			const int32_t nw_k = __reduce_max_sync(0xffffffffu, (unsigned)th.steps());
+			const int32_t k0 = min(G - 1, nw_k);
+			const int32_t k1 = max(k0, (int32_t)__reduce_min_sync(0xffffffffu, (unsigned)th.main_end()));
 			V hout = 0, fout = 0;
-			/* unrolled by 2: B (DNA pairs) 4% faster, A (proteins) 3% on an H200 */
-#pragma unroll 2
-			for (int64_t k = 0; k < nw_k; k++) {
-				V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
-				V fin = __shfl_up_sync(0xffffffffu, fout, 1, G);
-				th.step(k, hin, fin, hout, fout);
+			nw_steps<T, true, true, true>(th, 0, k0, G, hout, fout);
+			if (s == 0) {
+				if (s + 1 < nw_s) nw_steps<T, false, false, true>(th, k0, k1, G, hout, fout);
+				else nw_steps<T, false, false, false>(th, k0, k1, G, hout, fout);
+			} else {
+				if (s + 1 < nw_s) nw_steps<T, false, true, true>(th, k0, k1, G, hout, fout);
+				else nw_steps<T, false, true, false>(th, k0, k1, G, hout, fout);
 			}
+			nw_steps<T, true, true, true>(th, k1, nw_k, G, hout, fout);
 			th.end();
 			__syncwarp();
 		}
@@ -407,7 +448,7 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 	typedef typename T::V V;
 	nw_bparams_t p = p0;
 	const int G = p.G, gpw = 32 / G;
-	p.slot_words = 3 * ((int64_t)p.ncap + 1);
+	p.slot_words = NW_SLOT_WORDS(p.ncap);
 	std::vector<uint32_t> scratch((size_t)gpw * p.slot_words);
 	p.scratch = scratch.data();
 	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
@@ -430,18 +471,29 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 		for (int l = 0; l < 32; l++) nw_s = th[l].ns > nw_s ? th[l].ns : nw_s;
 		for (int s = 0; s < nw_s; s++) {
 			for (int l = 0; l < 32; l++) th[l].fill_border(s);
-			int32_t nw_k = 0;
+			int32_t nw_k = 0, kme = INT32_MAX;
 			for (int l = 0; l < 32; l++) {
 				th[l].begin(p, s, l < G), hout[l] = fout[l] = 0;
 				nw_k = std::max(nw_k, th[l].steps());
+				kme = std::min(kme, th[l].main_end());
 			}
-			for (int64_t k = 0; k < nw_k; k++) {
+			/* the kernel's phases (nw_steps), each step by every lane */
+			const int32_t k0 = std::min(G - 1, nw_k), k1 = std::max(k0, kme);
+			const bool above = s > 0, below = s + 1 < nw_s;
+			for (int32_t k = 0; k < nw_k; k++) {
 				for (int l = 0; l < 32; l++) {
 					int src = (l % G) ? l - 1 : l; /* __shfl_up_sync(.., 1, G) */
 					hin[l] = hout[src];
 					fin[l] = fout[src];
 				}
-				for (int l = 0; l < 32; l++) th[l].step(k, hin[l], fin[l], hout[l], fout[l]);
+				for (int l = 0; l < 32; l++) {
+					T &x = th[l];
+					if (k < k0 || k >= k1) x.template step<true, true, true>(k, hin[l], fin[l], hout[l], fout[l]);
+					else if (!above && below) x.template step<false, false, true>(k, hin[l], fin[l], hout[l], fout[l]);
+					else if (!above) x.template step<false, false, false>(k, hin[l], fin[l], hout[l], fout[l]);
+					else if (below) x.template step<false, true, true>(k, hin[l], fin[l], hout[l], fout[l]);
+					else x.template step<false, true, false>(k, hin[l], fin[l], hout[l], fout[l]);
+				}
 			}
 			for (int l = 0; l < 32; l++) th[l].end();
 		}
@@ -485,7 +537,7 @@ static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p, int si)
 	int64_t nwi = (p->n_items + gpw - 1) / gpw;
 	int64_t blocks = (nwi + wpb - 1) / wpb;
 	if (blocks > (int64_t)per_sm * g->n_sm) blocks = (int64_t)per_sm * g->n_sm;
-	p->slot_words = 3 * ((int64_t)p->ncap + 1);
+	p->slot_words = NW_SLOT_WORDS(p->ncap);
 	/* scratch: one slot per group in flight; fewer blocks when memory is short */
 	nw_dbuf_t *scr = &g->scratch[si];
 	size_t avail = nw_gpu_mem_avail(g) + scr->cap;

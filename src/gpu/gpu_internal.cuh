@@ -240,7 +240,7 @@ typedef struct {
 	uint32_t fast_t0, fast_t1;  /* nw_sc_fast score bytes */
 	int32_t kind, O, E, G;
 	int32_t ovf_limit;          /* 16-bit local: a lane best >= this may have wrapped */
-	uint32_t *scratch;          /* per group slot: (ncap + 1) words of columns, 2(ncap + 1) border */
+	uint32_t *scratch;          /* per group slot (NW_SLOT_WORDS): column words, border, 2 spare */
 	int64_t slot_words;
 	int32_t ncap;               /* largest n of the launch */
 	int64_t n_slots;            /* groups that the scratch holds */

@@ -298,11 +298,11 @@ struct nw_sweep {
  * branch. Measured on an H200: predicated stores made the batch kernels' local passes 3-4%
  * faster; in the long kernels held to 64 registers they spilled more and made the reverse
  * local pass 14% slower, and given 95 registers (the banded reverse pass) 3% faster. */
-template <class L, int R, bool PRED>
+template <class L, int R, bool PRED, class J = int64_t>
 struct nw_tracker {
 	typedef typename L::V V;
 	V best;
-	int64_t bj[L::LANES];
+	J bj[L::LANES]; /* column of the best (J: int32_t where columns fit, one register less) */
 
 	static NW_HD void save(V *dst, const V *h)
 	{
@@ -346,7 +346,7 @@ struct nw_tracker {
 		best = L::lowest();
 		for (int k = 0; k < L::LANES; k++) bj[k] = -1;
 	}
-	NW_HD void see(const V *h, V cmax, int64_t j, V *snap)
+	NW_HD void see(const V *h, V cmax, J j, V *snap)
 	{
 		bool ge[L::LANES];
 		best = L::bmax(best, cmax, ge);
