@@ -353,15 +353,18 @@ struct nw_bthread {
 /* Steps [k, kend) of a stripe, the row above each thread's first row by shuffle from the
  * thread above. The steps between the first G - 1 and the group's last column, where every
  * thread is on its window, skip the column test (CHECK false) and, knowing whether the
- * stripe has one above and below, the border accesses it does not need. Unrolled by 2 (B,
- * DNA pairs, 4% faster, A, proteins, 3% on an H200), the steps with the test too: the
- * banded reverse pass's stripes are short, and many of their steps have it. */
+ * stripe has one above and below, the border accesses it does not need; they are unrolled
+ * by 2 (B, DNA pairs, 4% faster, A, proteins, 3% on an H200). The banded reverse pass has
+ * short stripes whose groups sweep windows of different widths, so most of its steps would
+ * test their column anyway: it takes one loop of tested steps, unrolled by 2 (split in
+ * phases, it was 7 to 20% slower; with every loop unrolled, its R = 20 instance spilled and took
+ * twice as long). */
 template <class T, bool CHECK, bool ABOVE, bool BELOW>
 __device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, typename T::V &hout,
 					 typename T::V &fout)
 {
 	typedef typename T::V V;
-#pragma unroll 2
+#pragma unroll(CHECK && !T::BAND ? 1 : 2)
 	for (; k < kend; k++) {
 		const V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
 		const V fin = __shfl_up_sync(0xffffffffu, fout, 1, G);
@@ -409,18 +412,22 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 			th.begin(p, s, g == 0);
 			if (SC::PROFILE) __syncwarp(); /* group 0 wrote the profile */
 			const int32_t nw_k = __reduce_max_sync(0xffffffffu, (unsigned)th.steps());
-			const int32_t k0 = min(G - 1, nw_k);
-			const int32_t k1 = max(k0, (int32_t)__reduce_min_sync(0xffffffffu, (unsigned)th.main_end()));
 			V hout = 0, fout = 0;
-			nw_steps<T, true, true, true>(th, 0, k0, G, hout, fout);
-			if (s == 0) {
-				if (s + 1 < nw_s) nw_steps<T, false, false, true>(th, k0, k1, G, hout, fout);
-				else nw_steps<T, false, false, false>(th, k0, k1, G, hout, fout);
+			if (T::BAND) {
+				nw_steps<T, true, true, true>(th, 0, nw_k, G, hout, fout);
 			} else {
-				if (s + 1 < nw_s) nw_steps<T, false, true, true>(th, k0, k1, G, hout, fout);
-				else nw_steps<T, false, true, false>(th, k0, k1, G, hout, fout);
+				const int32_t k0 = min(G - 1, nw_k);
+				const int32_t k1 = max(k0, (int32_t)__reduce_min_sync(0xffffffffu, (unsigned)th.main_end()));
+				nw_steps<T, true, true, true>(th, 0, k0, G, hout, fout);
+				if (s == 0) {
+					if (s + 1 < nw_s) nw_steps<T, false, false, true>(th, k0, k1, G, hout, fout);
+					else nw_steps<T, false, false, false>(th, k0, k1, G, hout, fout);
+				} else {
+					if (s + 1 < nw_s) nw_steps<T, false, true, true>(th, k0, k1, G, hout, fout);
+					else nw_steps<T, false, true, false>(th, k0, k1, G, hout, fout);
+				}
+				nw_steps<T, true, true, true>(th, k1, nw_k, G, hout, fout);
 			}
-			nw_steps<T, true, true, true>(th, k1, nw_k, G, hout, fout);
 			th.end();
 			__syncwarp();
 		}
@@ -478,7 +485,7 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 				kme = std::min(kme, th[l].main_end());
 			}
 			/* the kernel's phases (nw_steps), each step by every lane */
-			const int32_t k0 = std::min(G - 1, nw_k), k1 = std::max(k0, kme);
+			const int32_t k0 = T::BAND ? nw_k : std::min(G - 1, nw_k), k1 = std::max(k0, kme);
 			const bool above = s > 0, below = s + 1 < nw_s;
 			for (int32_t k = 0; k < nw_k; k++) {
 				for (int l = 0; l < 32; l++) {
