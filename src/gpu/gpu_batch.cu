@@ -356,9 +356,8 @@ struct nw_bthread {
 		}
 		if (LANES == 1) lo[1] = lo[0], hi[1] = hi[0]; /* lane 1 repeats lane 0 */
 	}
-	/* The group's lo, hi (combined over its threads): lo bounds the windows of every stripe
-	 * below, hi + SR that of the next one. Lanes whose last row in stripe s is padding keep
-	 * theirs. */
+	/* The group's lo, hi (combined over its threads) bound the windows of the stripes
+	 * below; lanes whose last row in stripe s is padding keep theirs. */
 	NW_HD void prune(const int32_t lo[2], const int32_t hi[2])
 	{
 		if (s >= ns || jhi < jlo || s >= ns - 1) return;
@@ -368,10 +367,9 @@ struct nw_bthread {
 				alo[k] = n[k] + 1, ahi[k] = 0;
 				continue;
 			}
-			/* the bound holds for the next stripe only: each stripe sets its own */
 			alo[k] = lo[k] > alo[k] ? lo[k] : alo[k];
 			const int64_t h = (int64_t)hi[k] + SR;
-			ahi[k] = h < n[k] ? (int32_t)h : n[k];
+			ahi[k] = h < ahi[k] ? (int32_t)h : ahi[k];
 		}
 	}
 
