@@ -125,7 +125,6 @@ static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *
 		p.O = sc->gap_open;
 		p.E = sc->gap_extend;
 		p.G = l.G;
-		p.M = sc->max_score;
 		p.ovf_limit = 32767 - (sc->max_score > 0 ? sc->max_score : 0) - 1;
 		p.ncap = l.ncap;
 		p.ncodes = sc->n_codes;
@@ -372,7 +371,6 @@ int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, co
 		const int64_t x = fw.n++;
 		nw_job_t &j = fw.jobs[x];
 		j.qbase = qs->hboff[q], j.rbase = rs->hboff[r], j.m = m, j.n = nn, j.qstep = j.rstep = 1;
-		j.target = 0;
 		j.dlo = 0, j.dhi = 0; /* no band: the forward pass's score is not known yet */
 		fw_of[k] = x;
 		fw.fast[x] = qb->bits[q] == 2 && rb->bits[r] == 2;
@@ -429,7 +427,6 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 		nw_job_t &b = rv.jobs[x];
 		b.qbase = j.qbase + o.i - 1, b.rbase = j.rbase + o.j - 1, b.m = o.i, b.n = o.j, b.qstep = b.rstep = -1;
 		nw_rev_band(sc, fkind, o.score, &b);
-		b.target = o.score;
 		rv_of[k] = x;
 		rv.fast[x] = fw.fast[fw_of[k]];
 		rv.qid[x] = (uint32_t)x;

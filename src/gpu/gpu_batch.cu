@@ -18,9 +18,6 @@
  * band needs, and whatever enters from outside the window is the score of a path of gaps
  * only, which is never above the true value (see nw_bthread::outside). The cells on the
  * band keep their values, so the cells that reach the target are found as before.
- * After each stripe the window narrows further (nw_bthread::prune): a cell of its last row
- * whose H plus the best score of the rows below is under the target lies on no path of the
- * target, and every such path crosses that row at a cell that passes the test.
  *
  * With the profile scorer (nw_sc_prof) all items of a batch align one query: group 0
  * builds the stripe's profile in begin(), and a warp barrier separates that from the
@@ -96,7 +93,6 @@ struct nw_bthread {
 	int64_t item;
 	int32_t jid[2], m[2], n[2], P[2], N, ns;
 	int32_t dlo[2], dhi[2]; /* the lanes' bands (BAND) */
-	int32_t alo[2], ahi[2]; /* and the columns the stripes below can still need (prune) */
 	nw_job_t jb[2];
 	nw_dp_rules ru;
 	int32_t O, E;
@@ -161,8 +157,6 @@ struct nw_bthread {
 				n[k] = (int32_t)jb[k].n;
 				dlo[k] = jb[k].dlo;
 				dhi[k] = jb[k].dhi;
-				alo[k] = 1;
-				ahi[k] = (int32_t)jb[k].n;
 				mx = m[k] > mx ? m[k] : mx;
 				N = n[k] > N ? n[k] : N;
 			}
@@ -179,13 +173,11 @@ struct nw_bthread {
 		}
 		cols = slot;
 		border = (V *)(slot + p.ncap + 1);
-		jlo = 1, jhi = 0;
 	}
 
 	/* Columns [lo, hi] of stripe s_ (hi < lo: none): the union of the lanes' windows,
-	 * each lane's rows [fr, lr] needing [fr + dlo, lr + dhi] within [alo, ahi]. Padding
-	 * rows stand for row 0 (they copy the top border, whose cells up to dhi are on the
-	 * band). */
+	 * each lane's rows [fr, lr] needing [fr + dlo, lr + dhi]. Padding rows stand for row 0
+	 * (they copy the top border, whose cells up to dhi are on the band). */
 	NW_HD void window(int s_, int32_t &lo, int32_t &hi) const
 	{
 		lo = 1, hi = s_ < ns ? N : 0;
@@ -194,8 +186,8 @@ struct nw_bthread {
 		for (int k = 0; k < 2; k++) {
 			const int64_t fr = (int64_t)s_ * SR + 1 - P[k], lr = (int64_t)(s_ + 1) * SR - P[k];
 			int64_t klo = (fr > 0 ? fr : 0) + dlo[k], khi = (lr > 0 ? lr : 0) + dhi[k];
-			klo = klo > alo[k] ? klo : alo[k];
-			khi = khi < ahi[k] ? khi : ahi[k];
+			klo = klo > 1 ? klo : 1;
+			khi = khi < n[k] ? khi : n[k];
 			if (klo <= khi) l = klo < l ? klo : l, h = khi > h ? khi : h;
 		}
 		lo = h ? (int32_t)l : 1;
@@ -218,10 +210,10 @@ struct nw_bthread {
 	NW_HD void fill_border(int s_)
 	{
 		if (!BAND || s_ == 0 || s_ >= ns) return;
-		int32_t lo, hi;
+		int32_t plo, phi, lo, hi;
+		window(s_ - 1, plo, phi);
 		window(s_, lo, hi);
-		/* jlo, jhi: the window stripe s_ - 1 swept; prune() keeps lo >= jlo */
-		for (int32_t j = (jhi + 1 > lo ? jhi + 1 : lo) + t; j <= hi; j += G) {
+		for (int32_t j = (phi + 1 > lo ? phi + 1 : lo) + t; j <= hi; j += G) {
 			const V h = outside(s_ * SR, j);
 			border[2 * j] = h;
 			border[2 * j + 1] = L::add(h, neg_oe);
@@ -255,7 +247,6 @@ struct nw_bthread {
 		s = s_;
 		i0 = s * SR + t * R + 1;
 		if (s >= ns) return;
-		const int32_t plo = jlo, phi = jhi; /* stripe s - 1's window (s > 0) */
 		window(s, jlo, jhi);
 		const bool left = jlo == 1; /* the window starts at the left border */
 		int qc[R];
@@ -271,6 +262,8 @@ struct nw_bthread {
 		if (!BAND || left) {
 			sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
 		} else { /* thread 0: H[i0 - 1][jlo - 1], on the band, from the stripe above */
+			int32_t plo, phi;
+			window(s - 1, plo, phi);
 			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[2 * (jlo - 1)] : outside(i0 - 1, jlo - 1);
 		}
 		if (TRACK) tr.reset();
@@ -325,53 +318,6 @@ struct nw_bthread {
 	/* Steps [G - 1, main_end()) of the stripe find every thread of the group on a column
 	 * of its window (0: none do). */
 	NW_HD int32_t main_end() const { return s < ns && jhi >= jlo ? jhi - jlo + 1 : 0; }
-
-	/* BAND, after stripe s (its last row in border, the warp past a barrier): my share of
-	 * the columns of that row, every G-th, for each lane with a real row there. A cell
-	 * (i, j) of value H lies on a path of the lane's target S only if
-	 * H + M * min(m - i, n - j) >= S (no path gains more than M a row or column), and such
-	 * a path, crossing row i at j, stays right of j below it and goes at most
-	 * SR + (H + M * (m - i) - S - O) / E columns further in the next stripe (its
-	 * deletions cost O + E each and more). lo[k]: the first column that passes, hi[k] the
-	 * furthest column reached from one (before the SR); INT32_MAX and -1 where none does. */
-	NW_HD void prune_scan(const nw_bparams_t &p, int32_t lo[2], int32_t hi[2]) const
-	{
-		for (int k = 0; k < 2; k++) lo[k] = INT32_MAX, hi[k] = -1;
-		if (s >= ns || jhi < jlo || s >= ns - 1) return;
-		/* loaded here, not kept through the stripe: registers are short in the steps */
-		const int64_t M = p.M > 0 ? p.M : 0, tgt[2] = {p.jobs[jid[0]].target, p.jobs[jid[1]].target};
-		for (int32_t j = jlo + t; j <= jhi; j += G) {
-			const V h2 = border[2 * j];
-			for (int k = 0; k < LANES; k++) {
-				const int64_t i = (int64_t)(s + 1) * SR - P[k];
-				const int64_t h = L::lane(h2, k);
-				const int64_t down = m[k] - i, right = n[k] - j;
-				if (i < 1 || j > n[k] || h + M * (down < right ? down : right) < tgt[k]) continue;
-				const int64_t slack = h + M * down - tgt[k] - O;
-				const int64_t ext = slack <= 0 ? 0 : E > 0 ? slack / E : n[k];
-				lo[k] = j < lo[k] ? j : lo[k];
-				const int64_t reach = j + ext < n[k] ? j + ext : n[k];
-				hi[k] = reach > hi[k] ? (int32_t)reach : hi[k];
-			}
-		}
-		if (LANES == 1) lo[1] = lo[0], hi[1] = hi[0]; /* lane 1 repeats lane 0 */
-	}
-	/* The group's lo, hi (combined over its threads) bound the windows of the stripes
-	 * below; lanes whose last row in stripe s is padding keep theirs. */
-	NW_HD void prune(const int32_t lo[2], const int32_t hi[2])
-	{
-		if (s >= ns || jhi < jlo || s >= ns - 1) return;
-		for (int k = 0; k < 2; k++) {
-			if ((int64_t)(s + 1) * SR - P[k] < 1) continue;
-			if (hi[k] < 0) { /* no path of the target crosses: nothing below */
-				alo[k] = n[k] + 1, ahi[k] = 0;
-				continue;
-			}
-			alo[k] = lo[k] > alo[k] ? lo[k] : alo[k];
-			const int64_t h = (int64_t)hi[k] + SR;
-			ahi[k] = h < ahi[k] ? (int32_t)h : ahi[k];
-		}
-	}
 
 	NW_HD void end()
 	{
@@ -484,16 +430,6 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 			}
 			th.end();
 			__syncwarp();
-			if (T::BAND && s + 1 < nw_s) { /* narrow the windows below (the group's share) */
-				int32_t lo[2], hi[2];
-				th.prune_scan(p, lo, hi);
-				for (int off = G >> 1; off > 0; off >>= 1)
-					for (int k = 0; k < 2; k++) {
-						lo[k] = min(lo[k], __shfl_xor_sync(0xffffffffu, lo[k], off, G));
-						hi[k] = max(hi[k], __shfl_xor_sync(0xffffffffu, hi[k], off, G));
-					}
-				th.prune(lo, hi);
-			}
 		}
 		if (T::TRACK) {
 			for (int k = 0; k < T::LANES; k++) {
@@ -567,17 +503,6 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 				}
 			}
 			for (int l = 0; l < 32; l++) th[l].end();
-			if (T::BAND && s + 1 < nw_s) { /* the kernel's group reduction */
-				std::vector<int32_t> lo(64), hi(64);
-				for (int l = 0; l < 32; l++) th[l].prune_scan(p, &lo[2 * l], &hi[2 * l]);
-				for (int l = 0; l < 32; l++) {
-					int32_t glo[2] = {INT32_MAX, INT32_MAX}, ghi[2] = {-1, -1};
-					for (int u = l / G * G; u < l / G * G + G; u++)
-						for (int k = 0; k < 2; k++)
-							glo[k] = std::min(glo[k], lo[2 * u + k]), ghi[k] = std::max(ghi[k], hi[2 * u + k]);
-					th[l].prune(glo, ghi);
-				}
-			}
 		}
 		for (int l = 0; l < 32; l++) {
 			if (T::TRACK && l % G == 0)

@@ -103,7 +103,6 @@ typedef struct {
 	int32_t dlo, dhi;      /* reverse local: the diagonals j - i that hold every path of
 				* the target score (src/band.h); the batch kernel computes only
 				* a window of columns around them in each stripe */
-	int64_t target;        /* reverse local: that score (the forward pass's) */
 } nw_job_t;
 
 typedef struct {
@@ -240,7 +239,6 @@ typedef struct {
 	const int32_t *table;       /* NW_TAB_DIM^2 scores with this kind's pad rows */
 	uint32_t fast_t0, fast_t1;  /* nw_sc_fast score bytes */
 	int32_t kind, O, E, G;
-	int32_t M;                  /* the best substitution score (reverse local windows) */
 	int32_t ovf_limit;          /* 16-bit local: a lane best >= this may have wrapped */
 	uint32_t *scratch;          /* per group slot (NW_SLOT_WORDS): column words, border, 2 spare */
 	int64_t slot_words;
