@@ -22,6 +22,11 @@
  * NW_GPU_DIFF_QUICK=1 shrinks the sets (for compute-sanitizer).
  * Exits 77 when the build has no CUDA engine or no device is present.
  *
+ * gpu_diff --emulated (tests/gpu_emul.sh): the random sets, smallest sizes, through the
+ * batch kernel's thread logic replayed on the host (nw_gpu_align_emulated), each set in
+ * one shape (G, R) of a rotating list; needs the CUDA build, not a device (exit 77
+ * without CUDA).
+ *
  * gpu_diff --bench Q.fa R.fa {local|global|semi} {dna|protein} REPS [all]: not a test;
  * times nw_gpu_align on zip (or all-vs-all) pairs repeated REPS times (DNA 2/4 gaps 4/2,
  * protein blosum62 gaps 10/1; NW_BENCH_GAPS=O,E, NW_BENCH_ENDS=1 for ends only,
@@ -42,6 +47,7 @@
 
 static uint64_t seed = 0x2545f4914f6cdd1dull;
 static int quick, n_printed;
+static int emul_G, emul_R; /* --emulated: the shape of every emulated launch; 0: the device */
 static nw_gpu_t *gpu;
 static nw_workspace_t *ws;
 static char err[512];
@@ -183,8 +189,9 @@ static void run_set(const char *label_in, set_t *s, const nw_align_params_t *p_i
 		phase.starts_only = 1;
 		snprintf(label, sizeof label, "%s, then starts-only", label_in);
 	}
-	int rc = nw_gpu_align(gpu, p, &s->q, &s->r, s->pairs, s->n, g, err, sizeof err);
-	CHECK(rc == 0, "%s: nw_gpu_align: %s", label, err);
+	int rc = emul_G ? nw_gpu_align_emulated(p, &s->q, &s->r, s->pairs, s->n, emul_G, emul_R, g, err, sizeof err)
+			: nw_gpu_align(gpu, p, &s->q, &s->r, s->pairs, s->n, g, err, sizeof err);
+	CHECK(rc == 0, "%s: nw_gpu_align%s: %s", label, emul_G ? "_emulated" : "", err);
 	if (rc != 0) {
 		free(g);
 		return;
@@ -648,8 +655,55 @@ static int bench(int argc, char **argv)
 }
 
 /* ---------------------------------------------------------------- main */
+/* The scorings of every set: DNA match/mismatch (the 2-bit scorer), EDNAFULL and
+ * BLOSUM62 (tables), with affine gaps (gm 0) or linear (gm 1). */
+static int scorings(scoring_t S[3], int gm)
+{
+	memset(S, 0, 3 * sizeof *S);
+	S[0].name = "dna 2/4";
+	S[0].kinds[0] = 0, S[0].kinds[1] = 1;
+	S[1].name = "ednafull";
+	S[1].kinds[0] = 0, S[1].kinds[1] = 1;
+	S[2].name = "blosum62";
+	S[2].kinds[0] = 2, S[2].kinds[1] = 2;
+	int ok = nw_scoring_dna(&S[0].sc, 2, 4, gm ? 0 : 4, gm ? 3 : 2, err, sizeof err) == 0;
+	ok = ok && nw_scoring_matrix(&S[1].sc, "ednafull", NW_ALPHA_DNA, gm ? 0 : 10, gm ? 4 : 1, err, sizeof err) == 0;
+	ok = ok && nw_scoring_matrix(&S[2].sc, "blosum62", NW_ALPHA_PROTEIN, gm ? 0 : 10, gm ? 4 : 1, err, sizeof err) == 0;
+	CHECK(ok, "scoring: %s", err);
+	return ok;
+}
+
+/* --emulated: the random sets (smallest sizes) through the batch kernel's thread logic on
+ * the host (nw_gpu_align_emulated), no device needed; each set takes one of the shapes
+ * below in turn, so that every run covers groups from 1 to 32 threads and R from 8 to 32. */
+static int emulated_main(void)
+{
+	static const int shapes[][2] = {{2, 16}, {1, 8}, {4, 20}, {8, 12}, {32, 24}, {16, 32}, {2, 8}, {4, 16}};
+	const int nshapes = (int)(sizeof shapes / sizeof *shapes);
+	if (!nw_gpu_built()) {
+		printf("SKIP: built without CUDA\n");
+		return 77;
+	}
+	quick = 2;
+	ws = nw_workspace_new();
+	scoring_t S[3];
+	nw_mode_t modes[3] = {NW_MODE_GLOBAL, NW_MODE_LOCAL, NW_MODE_SEMIGLOBAL};
+	int x = 0;
+	for (int gm = 0; gm < 2 && scorings(S, gm); gm++)
+		for (int si = 0; si < 3; si++)
+			for (int m = 0; m < 3; m++, x++) {
+				emul_G = shapes[x % nshapes][0], emul_R = shapes[x % nshapes][1];
+				printf("gpu_diff --emulated: %s %s gaps %d/%d, G %d R %d\n", S[si].name, mode_name(modes[m]),
+				       S[si].sc.gap_open, S[si].sc.gap_extend, emul_G, emul_R);
+				random_sets(&S[si], modes[m]);
+			}
+	nw_workspace_free(ws);
+	return tu_finish("gpu_diff --emulated");
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--emulated")) return emulated_main();
 	if (!nw_gpu_built() || nw_gpu_device_count() == 0) {
 		printf("SKIP: no CUDA device\n");
 		return 77;
@@ -669,20 +723,9 @@ int main(int argc, char **argv)
 	quick = qe ? atoi(qe) : 0; /* 1: smaller sets (memcheck); 2: smallest (racecheck) */
 	ws = nw_workspace_new();
 	scoring_t S[3];
-	memset(S, 0, sizeof S);
-	S[0].name = "dna 2/4";
-	S[0].kinds[0] = 0, S[0].kinds[1] = 1;
-	S[1].name = "ednafull";
-	S[1].kinds[0] = 0, S[1].kinds[1] = 1;
-	S[2].name = "blosum62";
-	S[2].kinds[0] = 2, S[2].kinds[1] = 2;
 	nw_mode_t modes[3] = {NW_MODE_GLOBAL, NW_MODE_LOCAL, NW_MODE_SEMIGLOBAL};
 	for (int gm = 0; gm < 2; gm++) { /* affine, then linear */
-		int ok = nw_scoring_dna(&S[0].sc, 2, 4, gm ? 0 : 4, gm ? 3 : 2, err, sizeof err) == 0;
-		ok = ok && nw_scoring_matrix(&S[1].sc, "ednafull", NW_ALPHA_DNA, gm ? 0 : 10, gm ? 4 : 1, err, sizeof err) == 0;
-		ok = ok && nw_scoring_matrix(&S[2].sc, "blosum62", NW_ALPHA_PROTEIN, gm ? 0 : 10, gm ? 4 : 1, err, sizeof err) == 0;
-		CHECK(ok, "scoring: %s", err);
-		if (!ok) break;
+		if (!scorings(S, gm)) break;
 		for (int si = 0; si < 3; si++)
 			for (int m = 0; m < 3; m++) {
 				if (quick >= 2 && (si == 1 || gm == 1 || m == 2)) continue;

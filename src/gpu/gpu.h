@@ -40,6 +40,12 @@ int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
 int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 			  const nw_pair_t *pairs, int64_t n, nw_result_t *res, char *err,
 			  size_t errlen);
+/* Scores and coordinates as nw_gpu_align gives them, without a device: the batch
+ * kernel's thread logic replayed on the host (its scalar twin, for tests; slow), every
+ * launch in groups of G threads with R rows a thread (32-bit launches: R 8 or 16). */
+int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			  const nw_pair_t *pairs, int64_t n, int G, int R, nw_result_t *res, char *err,
+			  size_t errlen);
 /* Pairs a call should carry for the GPU to run near its speed (the pipeline's chunk):
  * small calls leave the GPU with the tail of their largest problems; large ones must fit
  * the device's free memory (cudaMemGetInfo), which bounds the chunk. */

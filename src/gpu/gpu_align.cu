@@ -304,12 +304,13 @@ static void nw_set(nw_result_t *r, int64_t score, int64_t qs, int64_t qe, int64_
 }
 
 
-/* The reverse problem b (b.m x b.n from the forward end, backwards) only has to hold the
+/* See gpu_internal.cuh. The reverse problem b (b.m x b.n from the forward end, backwards)
+ * only has to hold the
  * paths of the forward score S from its origin (src/band.h): they use at most D deletions
  * and I insertions, so they end within b.m + D columns (and, local, b.n + I rows; a
  * semiglobal path takes every query row). Fewer columns leave every remaining cell as it
  * was, so the cells that reach S, and the first of them, are the same. */
-static void nw_rev_band(const nw_scoring_t *sc, int fkind, int64_t S, nw_job_t *b)
+void nw_rev_band(const nw_scoring_t *sc, int fkind, int64_t S, nw_job_t *b)
 {
 	const int64_t M = sc->max_score, O = sc->gap_open, E = sc->gap_extend;
 	const int64_t ins = nw_band_gaps(M, O, E, b->m, b->n, S), del = nw_band_gaps(M, O, E, b->n, b->m, S);

@@ -315,6 +315,11 @@ void nw_fill_table(const nw_scoring_t *sc, int kind, int32_t *tab);
 /* nw_sc_fast bytes for kind; 0 when sc is not a match/mismatch DNA matrix that fits. */
 int nw_fast_bytes(const nw_scoring_t *sc, int kind, uint32_t *t0, uint32_t *t1);
 
+/* The reverse problem's band and size, from the forward score S (gpu_align.cu). */
+void nw_rev_band(const nw_scoring_t *sc, int fkind, int64_t S, nw_job_t *b);
+/* Unpacked codes of a batch, laid out like the device's (off[i]: sequence i's first). */
+void nw_host_codes(const nw_batch_t *b, std::vector<uint8_t> &codes, std::vector<int64_t> &off);
+
 /* Host scalar twin of a whole request (forward and reverse passes), the definition every
  * kernel is tested against; q/r are codes. Exported for tests/gpu_diff.c. */
 extern "C" int nw_gpu_twin_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,

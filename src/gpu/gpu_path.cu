@@ -800,8 +800,8 @@ extern "C" int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 			n, res, err, errlen);
 }
 
-/* Unpacked codes of a batch, laid out like the device's (cumulative offsets). */
-static void nw_host_codes(const nw_batch_t *b, std::vector<uint8_t> &codes, std::vector<int64_t> &off)
+/* See gpu_internal.cuh. */
+void nw_host_codes(const nw_batch_t *b, std::vector<uint8_t> &codes, std::vector<int64_t> &off)
 {
 	off.resize((size_t)b->n + 1);
 	int64_t tot = 0;

@@ -48,6 +48,15 @@ int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
 	return NW_ERR_GPU;
 }
 
+int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			  const nw_pair_t *pairs, int64_t n, int G, int R, nw_result_t *res, char *err,
+			  size_t errlen)
+{
+	(void)p, (void)qb, (void)rb, (void)pairs, (void)n, (void)G, (void)R, (void)res;
+	snprintf(err, errlen, "this nwalign was built without CUDA: no GPU engine");
+	return NW_ERR_GPU;
+}
+
 int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 	       const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top, nw_pair_t *kept_pairs,
 	       nw_result_t *kept_res, int64_t *n_kept, char *err, size_t errlen)
