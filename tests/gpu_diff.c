@@ -23,9 +23,9 @@
  * Exits 77 when the build has no CUDA engine or no device is present.
  *
  * gpu_diff --emulated (tests/gpu_emul.sh): the random sets, smallest sizes, through the
- * batch kernel's thread logic replayed on the host (nw_gpu_align_emulated), each set in
- * one shape (G, R) of a rotating list; needs the CUDA build, not a device (exit 77
- * without CUDA).
+ * kernels' thread logic replayed on the host (nw_gpu_align_emulated), each set in one
+ * shape of a rotating list (batch kernel G x R, or the long kernel's tiles); needs the
+ * CUDA build, not a device (exit 77 without CUDA).
  *
  * gpu_diff --bench Q.fa R.fa {local|global|semi} {dna|protein} REPS [all]: not a test;
  * times nw_gpu_align on zip (or all-vs-all) pairs repeated REPS times (DNA 2/4 gaps 4/2,
@@ -47,7 +47,7 @@
 
 static uint64_t seed = 0x2545f4914f6cdd1dull;
 static int quick, n_printed;
-static int emul_G, emul_R; /* --emulated: the shape of every emulated launch; 0: the device */
+static nw_emul_shape_t emul; /* --emulated: the kernel and shape replayed (G 0: the device) */
 static nw_gpu_t *gpu;
 static nw_workspace_t *ws;
 static char err[512];
@@ -189,9 +189,10 @@ static void run_set(const char *label_in, set_t *s, const nw_align_params_t *p_i
 		phase.starts_only = 1;
 		snprintf(label, sizeof label, "%s, then starts-only", label_in);
 	}
-	int rc = emul_G ? nw_gpu_align_emulated(p, &s->q, &s->r, s->pairs, s->n, emul_G, emul_R, g, err, sizeof err)
-			: nw_gpu_align(gpu, p, &s->q, &s->r, s->pairs, s->n, g, err, sizeof err);
-	CHECK(rc == 0, "%s: nw_gpu_align%s: %s", label, emul_G ? "_emulated" : "", err);
+	const int emulated = emul.G || emul.long_tc;
+	int rc = emulated ? nw_gpu_align_emulated(p, &s->q, &s->r, s->pairs, s->n, &emul, g, err, sizeof err)
+			  : nw_gpu_align(gpu, p, &s->q, &s->r, s->pairs, s->n, g, err, sizeof err);
+	CHECK(rc == 0, "%s: nw_gpu_align%s: %s", label, emulated ? "_emulated" : "", err);
 	if (rc != 0) {
 		free(g);
 		return;
@@ -673,12 +674,15 @@ static int scorings(scoring_t S[3], int gm)
 	return ok;
 }
 
-/* --emulated: the random sets (smallest sizes) through the batch kernel's thread logic on
- * the host (nw_gpu_align_emulated), no device needed; each set takes one of the shapes
- * below in turn, so that every run covers groups from 1 to 32 threads and R from 8 to 32. */
+/* --emulated: the random sets (smallest sizes) through the kernels' thread logic on the
+ * host (nw_gpu_align_emulated), no device needed; each set takes one of the shapes below
+ * in turn, so that every run covers batch groups from 1 to 32 threads, R from 8 to 32,
+ * and the long kernel with several tiles a row (32 and 64-bit lanes) or one. */
 static int emulated_main(void)
 {
-	static const int shapes[][2] = {{2, 16}, {1, 8}, {4, 20}, {8, 12}, {32, 24}, {16, 32}, {2, 8}, {4, 16}};
+	static const nw_emul_shape_t shapes[] = {{2, 16, 0, 0}, {1, 8, 0, 0}, {0, 0, 256, 0}, {4, 20, 0, 0},
+						 {8, 12, 0, 0}, {0, 0, -1, 0}, {32, 24, 0, 0}, {16, 32, 0, 0},
+						 {0, 0, 96, 1}, {2, 8, 0, 0}, {4, 16, 0, 0}};
 	const int nshapes = (int)(sizeof shapes / sizeof *shapes);
 	if (!nw_gpu_built()) {
 		printf("SKIP: built without CUDA\n");
@@ -692,9 +696,15 @@ static int emulated_main(void)
 	for (int gm = 0; gm < 2 && scorings(S, gm); gm++)
 		for (int si = 0; si < 3; si++)
 			for (int m = 0; m < 3; m++, x++) {
-				emul_G = shapes[x % nshapes][0], emul_R = shapes[x % nshapes][1];
-				printf("gpu_diff --emulated: %s %s gaps %d/%d, G %d R %d\n", S[si].name, mode_name(modes[m]),
-				       S[si].sc.gap_open, S[si].sc.gap_extend, emul_G, emul_R);
+				emul = shapes[x % nshapes];
+				if (emul.long_tc)
+					printf("gpu_diff --emulated: %s %s gaps %d/%d, long kernel, tiles of %s columns%s\n",
+					       S[si].name, mode_name(modes[m]), S[si].sc.gap_open, S[si].sc.gap_extend,
+					       emul.long_tc > 0 ? (emul.long_tc == 256 ? "256" : "96") : "all the",
+					       emul.long_wide ? ", 64 bits" : "");
+				else
+					printf("gpu_diff --emulated: %s %s gaps %d/%d, batch kernel, G %d R %d\n", S[si].name,
+					       mode_name(modes[m]), S[si].sc.gap_open, S[si].sc.gap_extend, emul.G, emul.R);
 				random_sets(&S[si], modes[m]);
 			}
 	nw_workspace_free(ws);

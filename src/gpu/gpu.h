@@ -40,12 +40,18 @@ int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
 int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 			  const nw_pair_t *pairs, int64_t n, nw_result_t *res, char *err,
 			  size_t errlen);
-/* Scores and coordinates as nw_gpu_align gives them, without a device: the batch
- * kernel's thread logic replayed on the host (its scalar twin, for tests; slow), every
- * launch in groups of G threads with R rows a thread (32-bit launches: R 8 or 16). */
+/* The kernel and shape that nw_gpu_align_emulated replays. */
+typedef struct {
+	int G, R;      /* batch kernel: groups of G threads, R rows a thread (32 bits: R 8 or 16) */
+	int long_tc;   /* > 0: every problem through the long kernel instead, tiles of long_tc
+			* columns; -1: one tile column (the staircase's geometry) */
+	int long_wide; /* long kernel: 64-bit lanes even where 32 bits would do */
+} nw_emul_shape_t;
+/* Scores and coordinates as nw_gpu_align gives them, without a device: the kernels'
+ * thread logic replayed on the host (their scalar twin, for tests; slow). */
 int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
-			  const nw_pair_t *pairs, int64_t n, int G, int R, nw_result_t *res, char *err,
-			  size_t errlen);
+			  const nw_pair_t *pairs, int64_t n, const nw_emul_shape_t *shape, nw_result_t *res,
+			  char *err, size_t errlen);
 /* Pairs a call should carry for the GPU to run near its speed (the pipeline's chunk):
  * small calls leave the GPU with the tail of their largest problems; large ones must fit
  * the device's free memory (cudaMemGetInfo), which bounds the chunk. */

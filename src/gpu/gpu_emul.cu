@@ -1,13 +1,15 @@
-/* gpu_emul.cu: the batch kernel's thread logic replayed on the host for whole requests
- * (nw_gpu_align_emulated), so that tests check its steps, stripes, column windows and
- * 16-bit lanes without a device.
+/* gpu_emul.cu: the kernels' thread logic replayed on the host for whole requests
+ * (nw_gpu_align_emulated), so that tests check the batch kernel's steps, stripes, column
+ * windows and 16-bit lanes, and the long kernel's tiles, borders and band skipping, without
+ * a device.
  *
  * The request goes the engine's way (src/gpu/gpu_align.cu): a forward pass, then for local
  * and semiglobal alignments the reverse pass over the banded sub-problem from the forward
- * end (nw_rev_band). Every launch takes the one shape the caller names: items of two
- * problems in 16-bit lanes where nw_fits allows (the 2-bit DNA scorer when both sequences
- * are 2-bit codes, else the table), the rest, and the local results that may have
- * wrapped, in 32 bits. The planner, the long kernel and the profile scorer are not
+ * end (nw_rev_band). Every launch takes the one shape the caller names. Batch kernel:
+ * items of two problems in 16-bit lanes where nw_fits allows (the 2-bit DNA scorer when
+ * both sequences are 2-bit codes, else the table), the rest, and the local results that
+ * may have wrapped, in 32 bits. Long kernel: every problem, 32-bit lanes where they fit
+ * (the PRMT scorer for 2-bit DNA), else 64. The planner and the profile scorer are not
  * involved.
  */
 #include <algorithm>
@@ -55,13 +57,35 @@ void nw_emul_launch(nw_emul_pass &ps, const uint8_t *qc, const uint8_t *rc, int 
 	nw_batch_emulate(bk, R, &p);
 }
 
+/* Every job of the pass through the long kernel (sh.long_tc). */
+void nw_emul_long(nw_emul_pass &ps, const std::vector<int64_t> &target, const uint8_t *qc, const uint8_t *rc,
+		  const nw_emul_shape_t &sh)
+{
+	std::vector<int32_t> tab(NW_TAB_DIM * NW_TAB_DIM);
+	nw_fill_table(ps.sc, ps.kind, tab.data());
+	const int dna4_tab = nw_long_dna4_ok(tab.data());
+	for (size_t x = 0; x < ps.jobs.size(); x++) {
+		const nw_job_t &j = ps.jobs[x];
+		const int64_t mp = (j.m + NW_LONG_TR - 1) / NW_LONG_TR * NW_LONG_TR;
+		const int wide = sh.long_wide || !nw_fits(ps.kind, ps.sc, mp, j.n, target[x], 32);
+		const int32_t tc = sh.long_tc > 0 ? sh.long_tc : (int32_t)j.n;
+		nw_long_emulate(&j, qc, rc, tab.data(), ps.kind, ps.sc->gap_open, ps.sc->gap_extend, wide,
+				ps.fast[x] && dna4_tab, tc, &ps.out[x]);
+	}
+}
+
 /* Every job of the pass, shape G x R: neighbours share a 16-bit item where they fit. */
-void nw_emul_run(nw_emul_pass &ps, const std::vector<int64_t> &target, const uint8_t *qc, const uint8_t *rc, int G,
-		 int R)
+void nw_emul_run(nw_emul_pass &ps, const std::vector<int64_t> &target, const uint8_t *qc, const uint8_t *rc,
+		 const nw_emul_shape_t &sh)
 {
 	static const int r16[] = NW_R16_LIST;
 	const int64_t n = (int64_t)ps.jobs.size();
 	ps.out.assign((size_t)n, nw_dp_out{});
+	if (sh.long_tc) {
+		nw_emul_long(ps, target, qc, rc, sh);
+		return;
+	}
+	const int G = sh.G, R = sh.R;
 	uint32_t t0, t1;
 	const bool fast_ok = nw_fast_bytes(ps.sc, ps.kind, &t0, &t1) != 0;
 	bool r_ok = false;
@@ -109,11 +133,16 @@ void nw_emul_run(nw_emul_pass &ps, const std::vector<int64_t> &target, const uin
 } // namespace
 
 extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
-				     const nw_pair_t *pairs, int64_t n, int G, int R, nw_result_t *res, char *err,
-				     size_t errlen)
+				     const nw_pair_t *pairs, int64_t n, const nw_emul_shape_t *shape, nw_result_t *res,
+				     char *err, size_t errlen)
 {
-	if (G < 1 || G > 32 || (G & (G - 1))) {
+	const int G = shape->G;
+	if (!shape->long_tc && (G < 1 || G > 32 || (G & (G - 1)))) {
 		snprintf(err, errlen, "emulated GPU engine: G %d is not a power of 2 up to 32", G);
+		return NW_ERR_USAGE;
+	}
+	if (shape->long_tc < -1) {
+		snprintf(err, errlen, "emulated GPU engine: long-kernel tiles of %d columns", shape->long_tc);
 		return NW_ERR_USAGE;
 	}
 	std::vector<uint8_t> qc, rc;
@@ -142,7 +171,7 @@ extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_
 		fw.fast.push_back(qb->bits[q] == 2 && rb->bits[r] == 2);
 		fw_target.push_back(0);
 	}
-	nw_emul_run(fw, fw_target, qc.data(), rc.data(), G, R);
+	nw_emul_run(fw, fw_target, qc.data(), rc.data(), *shape);
 	std::vector<int64_t> rv_of((size_t)n, -1), rv_target;
 	for (int64_t k = 0; k < n && fkind != NW_DP_GLOBAL && !p->ends_only; k++) {
 		if (fw_of[k] < 0) continue;
@@ -157,7 +186,7 @@ extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_
 		rv.fast.push_back(fw.fast[(size_t)fw_of[k]]);
 		rv_target.push_back(o.score);
 	}
-	nw_emul_run(rv, rv_target, qc.data(), rc.data(), G, R);
+	nw_emul_run(rv, rv_target, qc.data(), rc.data(), *shape);
 	for (int64_t k = 0; k < n; k++) {
 		if (fw_of[k] < 0) continue;
 		const nw_job_t &j = fw.jobs[(size_t)fw_of[k]];

@@ -49,10 +49,10 @@ int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
 }
 
 int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
-			  const nw_pair_t *pairs, int64_t n, int G, int R, nw_result_t *res, char *err,
-			  size_t errlen)
+			  const nw_pair_t *pairs, int64_t n, const nw_emul_shape_t *shape, nw_result_t *res,
+			  char *err, size_t errlen)
 {
-	(void)p, (void)qb, (void)rb, (void)pairs, (void)n, (void)G, (void)R, (void)res;
+	(void)p, (void)qb, (void)rb, (void)pairs, (void)n, (void)shape, (void)res;
 	snprintf(err, errlen, "this nwalign was built without CUDA: no GPU engine");
 	return NW_ERR_GPU;
 }
