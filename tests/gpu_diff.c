@@ -697,10 +697,11 @@ static int emulated_main(void)
 		for (int si = 0; si < 3; si++)
 			for (int m = 0; m < 3; m++, x++) {
 				emul = shapes[x % nshapes];
+				char tc[32] = "all the";
+				if (emul.long_tc > 0) snprintf(tc, sizeof tc, "%d", emul.long_tc);
 				if (emul.long_tc)
 					printf("gpu_diff --emulated: %s %s gaps %d/%d, long kernel, tiles of %s columns%s\n",
-					       S[si].name, mode_name(modes[m]), S[si].sc.gap_open, S[si].sc.gap_extend,
-					       emul.long_tc > 0 ? (emul.long_tc == 256 ? "256" : "96") : "all the",
+					       S[si].name, mode_name(modes[m]), S[si].sc.gap_open, S[si].sc.gap_extend, tc,
 					       emul.long_wide ? ", 64 bits" : "");
 				else
 					printf("gpu_diff --emulated: %s %s gaps %d/%d, batch kernel, G %d R %d\n", S[si].name,

@@ -304,13 +304,12 @@ static void nw_set(nw_result_t *r, int64_t score, int64_t qs, int64_t qe, int64_
 }
 
 
-/* See gpu_internal.cuh. The reverse problem b (b.m x b.n from the forward end, backwards)
- * only has to hold the
+/* The reverse problem b (b.m x b.n from the forward end, backwards) only has to hold the
  * paths of the forward score S from its origin (src/band.h): they use at most D deletions
  * and I insertions, so they end within b.m + D columns (and, local, b.n + I rows; a
  * semiglobal path takes every query row). Fewer columns leave every remaining cell as it
  * was, so the cells that reach S, and the first of them, are the same. */
-void nw_rev_band(const nw_scoring_t *sc, int fkind, int64_t S, nw_job_t *b)
+static void nw_rev_band(const nw_scoring_t *sc, int fkind, int64_t S, nw_job_t *b)
 {
 	const int64_t M = sc->max_score, O = sc->gap_open, E = sc->gap_extend;
 	const int64_t ins = nw_band_gaps(M, O, E, b->m, b->n, S), del = nw_band_gaps(M, O, E, b->n, b->m, S);
@@ -318,6 +317,16 @@ void nw_rev_band(const nw_scoring_t *sc, int fkind, int64_t S, nw_job_t *b)
 	if (fkind == NW_DP_LOCAL && ins < b->m - b->n) b->m = b->n + ins;
 	b->dlo = (int32_t)-std::min(ins, b->m);
 	b->dhi = (int32_t)std::min(del, b->n);
+}
+
+/* See gpu_internal.cuh. */
+bool nw_rev_job(const nw_scoring_t *sc, int fkind, const nw_job_t &j, const nw_dp_out &o, nw_job_t *b)
+{
+	if (fkind == NW_DP_GLOBAL || (fkind == NW_DP_LOCAL && o.score <= 0) || (fkind == NW_DP_SEMI && o.j == 0))
+		return false;
+	b->qbase = j.qbase + o.i - 1, b->rbase = j.rbase + o.j - 1, b->m = o.i, b->n = o.j, b->qstep = b->rstep = -1;
+	nw_rev_band(sc, fkind, o.score, b);
+	return true;
 }
 
 /* See gpu_internal.cuh. */
@@ -339,7 +348,7 @@ int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, co
 	NW_TRY(nw_gpu_seqs(g, rb, &rs));
 	const uint8_t *qc = (const uint8_t *)qs->codes.p, *rc = (const uint8_t *)rs->codes.p;
 	info->qc = qc, info->rc = rc;
-	const int fkind = p->mode == NW_MODE_LOCAL ? NW_DP_LOCAL : p->mode == NW_MODE_SEMIGLOBAL ? NW_DP_SEMI : NW_DP_GLOBAL;
+	const int fkind = nw_forward_kind(p->mode);
 
 	nw_pass_t &fw = g->fw;
 	nw_plan_t &pl = g->plan;
@@ -423,11 +432,8 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 		if (fw_of[k] < 0) continue;
 		const nw_job_t &j = fw.jobs[fw_of[k]];
 		const nw_dp_out &o = fw.out[fw_of[k]];
-		if ((fkind == NW_DP_LOCAL && o.score <= 0) || (fkind == NW_DP_SEMI && o.j == 0)) continue;
+		if (!nw_rev_job(sc, fkind, j, o, &rv.jobs[rv.n])) continue;
 		const int64_t x = rv.n++;
-		nw_job_t &b = rv.jobs[x];
-		b.qbase = j.qbase + o.i - 1, b.rbase = j.rbase + o.j - 1, b.m = o.i, b.n = o.j, b.qstep = b.rstep = -1;
-		nw_rev_band(sc, fkind, o.score, &b);
 		rv_of[k] = x;
 		rv.fast[x] = fw.fast[fw_of[k]];
 		rv.qid[x] = (uint32_t)x;

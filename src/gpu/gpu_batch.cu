@@ -276,7 +276,7 @@ struct nw_bthread {
 
 	/* Step k of the stripe: column j = jlo + k - t; hin/fin: what the thread above sent.
 	 * CHECK: the step tests whether my column is in the stripe (the first G - 1 steps, the
-	 * last ones, groups that are done); without it the caller knows (nw_stripe_steps).
+	 * last ones, groups that are done); without it the caller knows (nw_steps).
 	 * ABOVE / BELOW: whether the warp's stripe may have one above (s > 0) or below
 	 * (s < nw_s - 1); false leaves out the border loads or stores. */
 	template <bool CHECK, bool ABOVE, bool BELOW>
@@ -357,8 +357,8 @@ struct nw_bthread {
  * by 2 (B, DNA pairs, 4% faster, A, proteins, 3% on an H200). The banded reverse pass has
  * short stripes whose groups sweep windows of different widths, so most of its steps would
  * test their column anyway: it takes one loop of tested steps, unrolled by 2 (split in
- * phases, it was 7 to 20% slower; with every loop unrolled, its R = 20 instance spilled and took
- * twice as long). */
+ * phases, it was 7 to 20% slower; with every loop unrolled, its R = 20 instance spilled
+ * and took twice as long). */
 template <class T, bool CHECK, bool ABOVE, bool BELOW>
 __device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, typename T::V &hout,
 					 typename T::V &fout)

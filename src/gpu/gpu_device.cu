@@ -254,7 +254,7 @@ extern "C" int nw_gpu_twin_align(const nw_align_params_t *p, const uint8_t *q, i
 	nw_fill_table(sc, NW_DP_GLOBAL, tab.data());
 	std::vector<int64_t> hrow((size_t)rlen + 1), frow((size_t)rlen + 1);
 	int64_t O = sc->gap_open, E = sc->gap_extend;
-	int kind = p->mode == NW_MODE_LOCAL ? NW_DP_LOCAL : p->mode == NW_MODE_SEMIGLOBAL ? NW_DP_SEMI : NW_DP_GLOBAL;
+	const int kind = nw_forward_kind(p->mode);
 	nw_dp_out f = nw_twin_dp(kind, tab.data(), O, E, q, 1, qlen, r, 1, rlen, hrow.data(), frow.data());
 	res->score = f.score;
 	res->qstart = res->rstart = 0;

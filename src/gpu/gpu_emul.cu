@@ -5,7 +5,7 @@
  *
  * The request goes the engine's way (src/gpu/gpu_align.cu): a forward pass, then for local
  * and semiglobal alignments the reverse pass over the banded sub-problem from the forward
- * end (nw_rev_band). Every launch takes the one shape the caller names. Batch kernel:
+ * end (nw_rev_job). Every launch takes the one shape the caller names. Batch kernel:
  * items of two problems in 16-bit lanes where nw_fits allows (the 2-bit DNA scorer when
  * both sequences are 2-bit codes, else the table), the rest, and the local results that
  * may have wrapped, in 32 bits. Long kernel: every problem, 32-bit lanes where they fit
@@ -150,8 +150,9 @@ extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_
 	nw_host_codes(qb, qc, qo);
 	nw_host_codes(rb, rc, ro);
 	const nw_scoring_t *sc = p->sc;
-	const int fkind = p->mode == NW_MODE_LOCAL ? NW_DP_LOCAL : p->mode == NW_MODE_SEMIGLOBAL ? NW_DP_SEMI : NW_DP_GLOBAL;
-	nw_emul_pass fw{sc, fkind, {}, {}, {}}, rv{sc, fkind == NW_DP_LOCAL ? NW_DP_REV_LOCAL : NW_DP_REV_SEMI, {}, {}, {}};
+	const int fkind = nw_forward_kind(p->mode);
+	const int rkind = fkind == NW_DP_LOCAL ? NW_DP_REV_LOCAL : NW_DP_REV_SEMI;
+	nw_emul_pass fw{sc, fkind, {}, {}, {}}, rv{sc, rkind, {}, {}, {}};
 	std::vector<int64_t> fw_of((size_t)n, -1), fw_target;
 	for (int64_t k = 0; k < n; k++) {
 		const uint32_t q = pairs[k].q, r = pairs[k].r;
@@ -173,14 +174,12 @@ extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_
 	}
 	nw_emul_run(fw, fw_target, qc.data(), rc.data(), *shape);
 	std::vector<int64_t> rv_of((size_t)n, -1), rv_target;
-	for (int64_t k = 0; k < n && fkind != NW_DP_GLOBAL && !p->ends_only; k++) {
+	for (int64_t k = 0; k < n && !p->ends_only; k++) {
 		if (fw_of[k] < 0) continue;
 		const nw_job_t &j = fw.jobs[(size_t)fw_of[k]];
 		const nw_dp_out &o = fw.out[(size_t)fw_of[k]];
-		if ((fkind == NW_DP_LOCAL && o.score <= 0) || (fkind == NW_DP_SEMI && o.j == 0)) continue;
-		nw_job_t b = j;
-		b.qbase = j.qbase + o.i - 1, b.rbase = j.rbase + o.j - 1, b.m = o.i, b.n = o.j, b.qstep = b.rstep = -1;
-		nw_rev_band(sc, fkind, o.score, &b);
+		nw_job_t b;
+		if (!nw_rev_job(sc, fkind, j, o, &b)) continue;
 		rv_of[k] = (int64_t)rv.jobs.size();
 		rv.jobs.push_back(b);
 		rv.fast.push_back(fw.fast[(size_t)fw_of[k]]);

@@ -96,6 +96,12 @@ typedef struct {
 #define NW_SEQ_SLOTS 3 /* queries, their reverse complements, references */
 
 /* ---------------------------------------------------------------- DP problems */
+/* The forward pass's kind (dp_cell.cuh) of an alignment mode. */
+static inline int nw_forward_kind(nw_mode_t mode)
+{
+	return mode == NW_MODE_LOCAL ? NW_DP_LOCAL : mode == NW_MODE_SEMIGLOBAL ? NW_DP_SEMI : NW_DP_GLOBAL;
+}
+
 typedef struct {
 	int64_t qbase, rbase;  /* code index of residue 0 of the sub-problem */
 	int64_t m, n;          /* rows (query), columns (reference) */
@@ -315,8 +321,10 @@ void nw_fill_table(const nw_scoring_t *sc, int kind, int32_t *tab);
 /* nw_sc_fast bytes for kind; 0 when sc is not a match/mismatch DNA matrix that fits. */
 int nw_fast_bytes(const nw_scoring_t *sc, int kind, uint32_t *t0, uint32_t *t1);
 
-/* The reverse problem's band and size, from the forward score S (gpu_align.cu). */
-void nw_rev_band(const nw_scoring_t *sc, int fkind, int64_t S, nw_job_t *b);
+/* The reverse problem of forward job j (kind fkind) whose result is o, into b: the
+ * reversed prefixes from o's end cell, cut to the band of o's score (gpu_align.cu). false
+ * when the request needs none (global; local score 0; semiglobal end at column 0). */
+bool nw_rev_job(const nw_scoring_t *sc, int fkind, const nw_job_t &j, const nw_dp_out &o, nw_job_t *b);
 /* Unpacked codes of a batch, laid out like the device's (off[i]: sequence i's first). */
 void nw_host_codes(const nw_batch_t *b, std::vector<uint8_t> &codes, std::vector<int64_t> &off);
 
