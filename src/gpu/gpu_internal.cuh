@@ -6,10 +6,12 @@
  *                  16-bit / 32-bit batch kernels and the long-pair kernel, results
  *   gpu_plan.cu    the batch planner: sorting, items, launches and their shapes
  *   gpu_batch.cu   batch kernel: groups of G threads, two pairs per group in 16-bit lanes
+ *   gpu_emul.cu    nw_gpu_align_emulated: the batch and long kernels replayed on the host
  *   gpu_long.cu    long-pair kernel: 32R x TC tiles, tile rows as a staircase in one launch
  *   gpu_top.cu     --top: each query's best results ranked on the device
- *   gpu_path.cu    alignment paths: full tracebacks, GACT tiles, Myers-Miller halves
- *                  (thread logic in path_dp.cuh)
+ *   gpu_path.cu    path problems in batches: kernels, shapes, device or emulated runs
+ *                  (thread logic in path_dp.cuh; gpu_path.cuh for the driver)
+ *   gpu_path_driver.cu  nw_gpu_paths: full tracebacks, GACT tiles, Myers-Miller halves
  *   gpu_thin.cu    thin path kernel: a thread a problem along a narrow band (thin_dp.cuh)
  */
 #ifndef NW_GPU_INTERNAL_CUH

@@ -1,0 +1,56 @@
+/* gpu_path.cuh: between the path engine's batches (gpu_path.cu: kernels, shapes, one batch
+ * of path problems on the device or emulated) and its driver (gpu_path_driver.cu: FULL,
+ * GACT and exact spans made into problems, batch after batch).
+ */
+#ifndef NW_GPU_PATH_CUH
+#define NW_GPU_PATH_CUH
+
+#include <vector>
+
+#include "gpu_internal.cuh"
+#include "path_dp.cuh"
+
+#define NW_PATH_BUDGET_MAX ((size_t)16 << 30) /* device bytes a batch may take at most */
+
+/* Where the batch runs: the device (g) or the host emulation (g == NULL). */
+struct nw_pexec {
+	nw_gpu_t *g;
+	const uint8_t *qcodes, *rcodes;   /* device codes, or host codes when emulated */
+	const int64_t *qoff, *roff;       /* host: first code of each sequence */
+	int32_t score[32 * 32];
+	int32_t O, E;
+	/* outputs of the last batch, on the host */
+	std::vector<nw_pjob> jobs;
+	std::vector<uint32_t> runs;
+	std::vector<int32_t> n_runs, rows, corner;
+	/* emulation: host buffers */
+	std::vector<uint32_t> hdirs;
+	size_t budget;                    /* bytes a batch may use on the device */
+	double ms;                        /* kernel time */
+	double ms_trace;                  /* of which the trace kernel's (NW_GPU_TIMING) */
+	bool timing;
+};
+
+/* Rows a thread of a whole-matrix problem (G = 32) for m rows: the fewest thread steps
+ * (stripes times R; a stripe costs n + 31 steps), the larger R on ties. 150 rows take
+ * R = 5 (one stripe of 160), GACT's 320-row tiles two stripes of 160. */
+int nw_pick_R(int64_t m);
+
+/* The shape of a FULL problem with its band set: thin (G = 1) when the band fits a thin
+ * kernel, its values fit 16 bits and it has at most NW_THIN_MAX_ROWS rows (on B's reads,
+ * thin for every such span beat the cost model's mix of thin and groups: RESULTS.md);
+ * otherwise the cheapest by nw_pshape_cost over every G and R (G = force_g only, when
+ * set; force_g 1: thin wherever it may run, whatever the rows), the larger G, then the
+ * larger R on ties. */
+void nw_pick_shape(nw_pjob &j, int force_g, const nw_scoring_t *sc, int thin_wmax);
+
+/* Bytes of device memory a problem needs. */
+size_t nw_pjob_bytes(const nw_pjob &j, bool trace);
+
+/* Lay out jobs[0..n) (offsets), run them, bring the outputs back into x. */
+int nw_pexec_run(nw_pexec &x, bool trace);
+
+/* Append job k's runs (last first) to res in forward order. */
+int nw_take_runs(const nw_pexec &x, int64_t k, nw_result_t *res);
+
+#endif

@@ -1,0 +1,395 @@
+/* gpu_path_driver.cu: alignment paths on the GPU (nw_gpu_paths), by the rules of
+ * src/path.h. Every path is built from path problems run in batches (gpu_path.cu):
+ *   - FULL spans: one trace problem each over the whole span;
+ *   - GACT spans: rounds; each round takes the next tile of every unfinished pair (the
+ *     state machine of src/path.c) as a trace problem on reversed slices, and hands the
+ *     traced ops back to the state machine;
+ *   - EXACT spans: Myers-Miller breadth first; each level runs the two last-row halves of
+ *     every sub-problem still too large, splits them with nw_mm_split, and the leaves are
+ *     trace problems with the leaf's gap opens.
+ * The decisions, tie rules and splits are the CPU engine's, so the CIGARs are identical.
+ * The same driver runs with the kernels emulated on the host (nw_gpu_paths_emulated).
+ */
+#include <algorithm>
+#include <stdlib.h>
+#include <string.h>
+#include <thread>
+#include <time.h>
+#include <vector>
+
+#include "gpu_path.cuh"
+extern "C" {
+#include "band.h"
+#include "path.h"
+}
+
+/* ---------------------------------------------------------------- the driver */
+
+struct nw_pspan {
+	int64_t k;          /* result index */
+	int64_t qb, rb;     /* code index of the span's first residues */
+	int64_t m, n;
+};
+
+static nw_pjob nw_make_pjob(int64_t qbase, int32_t qstep, int64_t m, int64_t rbase, int32_t rstep, int64_t n,
+			    int32_t top_open, int32_t left_open, int32_t end_open)
+{
+	nw_pjob j;
+	memset(&j, 0, sizeof j);
+	j.qbase = qbase, j.rbase = rbase;
+	j.m = (int32_t)m, j.n = (int32_t)n;
+	j.qstep = qstep, j.rstep = rstep;
+	j.top_open = top_open, j.left_open = left_open, j.end_open = end_open;
+	j.G = 32, j.R = nw_pick_R(m);
+	j.dlo = -j.m, j.dhi = j.n; /* the whole matrix */
+	j.dir_words = nw_pdir_words(j);
+	return j;
+}
+
+/* take(a, k, w) for k in [0, n) on up to 16 host threads (w: the thread's index), for
+ * results that touch only their own pair: turning a batch's runs into CIGARs and GACT
+ * steps costs more host time than the kernels take. Returns the first error. */
+#define NW_PATH_HOST_THREADS 16
+template <class Take>
+static int nw_parallel_take(size_t a, size_t n, Take &take)
+{
+	unsigned nt = std::min<unsigned>(NW_PATH_HOST_THREADS, std::max(1u, std::thread::hardware_concurrency()));
+	if (n < 64) nt = 1; /* not worth starting threads */
+	std::vector<int> rc(nt, 0);
+	auto work = [&](unsigned w) {
+		for (size_t k = w; k < n && rc[w] == 0; k += nt) rc[w] = take(a, k, w);
+	};
+	std::vector<std::thread> th;
+	for (unsigned w = 1; w < nt; w++) th.emplace_back(work, w);
+	work(0);
+	for (std::thread &t : th) t.join();
+	for (int r : rc)
+		if (r < 0) return r;
+	return 0;
+}
+
+/* Run the problems all (trace or last-row) in batches that fit the budget, cut only at
+ * multiples of unit; after each batch, take(a, k, w) is called for every problem k of it
+ * (a: the batch's first index in all, k: the index in the batch's own jobs, w: the host
+ * thread, 0 unless parallel). */
+template <class Take>
+static int nw_run_batches(nw_pexec &x, std::vector<nw_pjob> &all, bool trace, size_t unit, bool parallel, Take take)
+{
+	size_t a = 0;
+	while (a < all.size()) {
+		size_t b = a, bytes = 0;
+		do {
+			for (size_t u = 0; u < unit; u++, b++) bytes += nw_pjob_bytes(all[b], trace);
+		} while (b < all.size() && bytes + unit * nw_pjob_bytes(all[b], trace) <= x.budget);
+		x.jobs.assign(all.begin() + a, all.begin() + b);
+		NW_TRY(nw_pexec_run(x, trace));
+		if (parallel) NW_TRY(nw_parallel_take(a, b - a, take));
+		else
+			for (size_t k = 0; k < b - a; k++) NW_TRY(take(a, k, 0));
+		a = b;
+	}
+	return 0;
+}
+
+/* NW_GPU_PATH_G: the G (4, 8, 16 or 32) of every FULL problem, or 1 (thin wherever a thin
+ * kernel may take it), so that tests reach each banded shape; otherwise nw_pick_shape
+ * chooses. */
+static int nw_env_path_g(void)
+{
+	const char *s = getenv("NW_GPU_PATH_G");
+	const int g = s && *s ? atoi(s) : 0;
+	return g == 1 || g == 4 || g == 8 || g == 16 || g == 32 ? g : 0;
+}
+
+/* The band of a FULL span whose optimal score S is known (src/band.h): insertions take it
+ * below the main diagonal, deletions above. It always holds the origin and the corner when
+ * S is the optimum; kept so regardless, every stripe's window is non-empty and the corner
+ * is computed (a band that misses the path shows as a failed trace). band.h bounds the
+ * diagonal steps' score by M times an upper bound on their number, which needs M >= 0: a
+ * matrix whose entries are all negative keeps the whole matrix. */
+static void nw_set_band(nw_pjob &j, const nw_scoring_t *sc, int64_t S)
+{
+	const int64_t m = j.m, n = j.n, M = sc->max_score, O = sc->gap_open, E = sc->gap_extend;
+	if (M < 0) return;
+	const int64_t ins = std::min(nw_band_gaps(M, O, E, m, n, S), m);
+	const int64_t del = std::min(nw_band_gaps(M, O, E, n, m, S), n);
+	j.dlo = (int32_t)std::min(-ins, std::min<int64_t>(0, n - m));
+	j.dhi = (int32_t)std::max(del, std::max<int64_t>(0, n - m));
+}
+
+static int nw_paths_full(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, const nw_scoring_t *sc)
+{
+	const int32_t O = sc->gap_open;
+	const int force_g = nw_env_path_g(), thin_wmax = nw_thin_wmax();
+	std::vector<nw_pjob> all(sp.size());
+	auto make = [&](size_t, size_t k, unsigned) {
+		const nw_pspan &s = sp[k];
+		all[k] = nw_make_pjob(s.qb, 1, s.m, s.rb, 1, s.n, O, O, O);
+		nw_set_band(all[k], sc, res[s.k].score);
+		nw_pick_shape(all[k], force_g, sc, thin_wmax);
+		return 0;
+	};
+	NW_TRY(nw_parallel_take(0, sp.size(), make));
+	return nw_run_batches(x, all, true, 1, true, [&](size_t a, size_t k, unsigned) {
+		return nw_take_runs(x, (int64_t)k, &res[sp[a + k].k]);
+	});
+}
+
+static int nw_paths_gact(nw_pexec &x, const nw_align_params_t *p, const std::vector<nw_pspan> &sp,
+			 nw_result_t *res)
+{
+	int T, O;
+	nw_gact_params(p, &T, &O);
+	std::vector<nw_gact_t> st(sp.size());
+	std::vector<nw_gact_tile_t> tile(sp.size());
+	std::vector<size_t> active, next;
+	std::vector<nw_pjob> all;
+	std::vector<std::vector<uint8_t> > opsw(NW_PATH_HOST_THREADS);
+	std::vector<uint8_t> &ops = opsw[0];
+	for (size_t a = 0; a < sp.size(); a++) {
+		nw_gact_begin(&st[a], sp[a].m, sp[a].n);
+		active.push_back(a);
+	}
+	while (!active.empty()) {
+		all.clear();
+		next.clear();
+		for (size_t a : active) {
+			nw_result_t *r = &res[sp[a].k];
+			while (nw_gact_next(&st[a], T, O, p, &tile[a]) && (tile[a].tm == 0 || tile[a].tn == 0)) {
+				/* one sequence is used up: the tile is one gap, no problem to solve */
+				const nw_gact_tile_t &t = tile[a];
+				ops.assign((size_t)(t.tm + t.tn), (uint8_t)(t.tm ? NW_CIGAR_I : NW_CIGAR_D));
+				NW_TRY(nw_gact_take(&st[a], &t, ops.data(), (int64_t)ops.size(), r));
+			}
+			if (st[a].i == 0 && st[a].j == 0) {
+				nw_gact_end(&st[a], r);
+				continue;
+			}
+			const nw_gact_tile_t &t = tile[a];
+			next.push_back(a);
+			all.push_back(nw_make_pjob(sp[a].qb + t.i - 1, -1, t.tm, sp[a].rb + t.j - 1, -1, t.tn, t.top_open,
+						   t.left_open, p->sc->gap_open));
+		}
+		active.swap(next);
+		NW_TRY(nw_run_batches(x, all, true, 1, true, [&](size_t b, size_t k, unsigned w) {
+			const size_t a = active[b + k];
+			if (x.n_runs[k] < 0) return (int)NW_ERR_INTERNAL;
+			const uint32_t *r = x.runs.data() + x.jobs[k].run_off;
+			std::vector<uint8_t> &o = opsw[w];
+			o.clear();
+			for (int32_t z = x.n_runs[k] - 1; z >= 0; z--) o.insert(o.end(), NW_CIGAR_LEN(r[z]), (uint8_t)NW_CIGAR_OP(r[z]));
+			return nw_gact_take(&st[a], &tile[a], o.data(), (int64_t)o.size(), &res[sp[a].k]);
+		}));
+	}
+	return 0;
+}
+
+/* A Myers-Miller sub-problem, or a pair of insertions emitted between two of them. */
+struct nw_mm_node {
+	int64_t span;       /* index into the spans */
+	int64_t q0, m, r0, n; /* code indices and lengths */
+	int32_t tb, te;
+	int emit_ii;        /* 1: not a problem: the two insertions around a split in a gap */
+};
+
+static int64_t nw_env_mm_leaf(void)
+{
+	const char *s = getenv("NW_GPU_MM_LEAF");
+	return s && *s ? atoll(s) : 0;
+}
+
+static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, int32_t O)
+{
+	const int64_t env_leaf = nw_env_mm_leaf(), leaf = env_leaf > 0 ? env_leaf : NW_PATH_FULL_CELLS;
+	std::vector<nw_mm_node> cur, nxt;
+	for (size_t a = 0; a < sp.size(); a++) cur.push_back({(int64_t)a, sp[a].qb, sp[a].m, sp[a].rb, sp[a].n, O, O, 0});
+	auto splits = [&](const nw_mm_node &v) {
+		return !v.emit_ii && v.m >= 2 && v.n >= 1 && (v.m + 1) * (v.n + 1) > leaf;
+	};
+	std::vector<nw_pjob> all;
+	std::vector<std::vector<int64_t> > rowsw(NW_PATH_HOST_THREADS); /* per host thread */
+	for (;;) {
+		all.clear();
+		for (const nw_mm_node &v : cur) {
+			if (!splits(v)) continue;
+			const int64_t mid = v.m / 2;
+			all.push_back(nw_make_pjob(v.q0, 1, mid, v.r0, 1, v.n, O, v.tb, O));
+			all.push_back(nw_make_pjob(v.q0 + v.m - 1, -1, v.m - mid, v.r0 + v.n - 1, -1, v.n, O, v.te, O));
+		}
+		if (all.empty()) break;
+		/* results per split node, in order: [2 * x] forward, [2 * x + 1] reverse */
+		std::vector<int64_t> split_col(all.size() / 2);
+		std::vector<int> split_gap(all.size() / 2);
+		NW_TRY(nw_run_batches(x, all, false, 2, true, [&](size_t b, size_t k, unsigned w) {
+			if (k % 2 == 0) return 0; /* batches start at even indices: k - 1 is the forward half */
+			const nw_pjob &f = x.jobs[k - 1], &r = x.jobs[k];
+			const int64_t n = f.n;
+			std::vector<int64_t> &v = rowsw[w];
+			v.resize(4 * (size_t)(n + 1));
+			int64_t *HF = v.data(), *FF = HF + n + 1, *HR = FF + n + 1, *FR = HR + n + 1;
+			const int32_t *hf = x.rows.data() + f.out_off, *hr = x.rows.data() + r.out_off;
+			for (int64_t c = 0; c <= n; c++) {
+				HF[c] = hf[c], FF[c] = hf[n + 1 + c];
+				HR[c] = hr[c], FR[c] = hr[n + 1 + c];
+			}
+			int gap = 0;
+			split_col[(b + k) / 2] = nw_mm_split(HF, FF, HR, FR, n, O, &gap);
+			split_gap[(b + k) / 2] = gap;
+			return 0;
+		}));
+		nxt.clear();
+		size_t z = 0;
+		for (const nw_mm_node &v : cur) {
+			if (!splits(v)) {
+				nxt.push_back(v);
+				continue;
+			}
+			const int64_t mid = v.m / 2, c = split_col[z];
+			const int gap = split_gap[z++];
+			if (!gap) {
+				nxt.push_back({v.span, v.q0, mid, v.r0, c, v.tb, O, 0});
+				nxt.push_back({v.span, v.q0 + mid, v.m - mid, v.r0 + c, v.n - c, O, v.te, 0});
+			} else {
+				nxt.push_back({v.span, v.q0, mid - 1, v.r0, c, v.tb, 0, 0});
+				nxt.push_back({v.span, 0, 0, 0, 0, 0, 0, 1});
+				nxt.push_back({v.span, v.q0 + mid + 1, v.m - mid - 1, v.r0 + c, v.n - c, 0, v.te, 0});
+			}
+		}
+		cur.swap(nxt);
+	}
+	/* leaves: trace problems; then every span's pieces in order */
+	all.clear();
+	std::vector<int64_t> job_of(cur.size(), -1);
+	for (size_t a = 0; a < cur.size(); a++) {
+		const nw_mm_node &v = cur[a];
+		if (v.emit_ii || v.m == 0 || v.n == 0) continue;
+		job_of[a] = (int64_t)all.size();
+		all.push_back(nw_make_pjob(v.q0, 1, v.m, v.r0, 1, v.n, O, v.tb, v.te));
+	}
+	/* the pieces are emitted in node order, so batches must follow it: keep every batch's
+	 * runs until its turn comes (batches are in node order too) */
+	size_t next_node = 0;
+	auto emit_until = [&](size_t stop, size_t base) -> int {
+		for (; next_node < stop; next_node++) {
+			const nw_mm_node &v = cur[next_node];
+			nw_result_t *r = &res[sp[v.span].k];
+			int ret = 0;
+			if (v.emit_ii) ret = nw_cigar_push(r, NW_CIGAR_I, 2);
+			else if (v.n == 0) ret = v.m ? nw_cigar_push(r, NW_CIGAR_I, v.m) : 0;
+			else if (v.m == 0) ret = nw_cigar_push(r, NW_CIGAR_D, v.n);
+			else ret = nw_take_runs(x, job_of[next_node] - (int64_t)base, r);
+			if (ret < 0) return ret;
+		}
+		return 0;
+	};
+	std::vector<size_t> node_of_job;
+	for (size_t a = 0; a < cur.size(); a++)
+		if (job_of[a] >= 0) node_of_job.push_back(a);
+	NW_TRY(nw_run_batches(x, all, true, 1, false, [&](size_t b, size_t k, unsigned) -> int {
+		if (k + 1 < x.jobs.size()) return 0; /* after the batch's last job: emit up to it */
+		return emit_until(node_of_job[b + k] + 1, b);
+	}));
+	return emit_until(cur.size(), 0);
+}
+
+static double nw_path_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Paths of every pair with a non-empty span, on g (or emulated when g is NULL). */
+static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, const uint8_t *rc,
+		    const int64_t *qoff, const int64_t *roff, const nw_pair_t *pairs, int64_t n,
+		    nw_result_t *res, char *err, size_t errlen)
+{
+	const nw_scoring_t *sc = p->sc;
+	nw_pexec x;
+	x.g = g;
+	x.qcodes = qc, x.rcodes = rc, x.qoff = qoff, x.roff = roff;
+	x.O = sc->gap_open, x.E = sc->gap_extend;
+	x.ms = x.ms_trace = 0;
+	x.timing = false;
+	for (int a = 0; a < 32; a++)
+		for (int b = 0; b < 32; b++) x.score[a * 32 + b] = a < sc->n_codes && b < sc->n_codes ? sc->score[a][b] : 0;
+	x.budget = g ? std::min(nw_gpu_mem_avail(g) / 2, NW_PATH_BUDGET_MAX) : ((size_t)1 << 30);
+	std::vector<nw_pspan> full, gact, exact;
+	const int64_t step = (int64_t)sc->gap_open + sc->gap_extend +
+			     std::max<int64_t>(std::abs((int64_t)sc->max_score), std::abs((int64_t)sc->min_score));
+	for (int64_t k = 0; k < n; k++) {
+		nw_result_t *r = &res[k];
+		r->n_cigar = 0;
+		r->path_kind = NW_PATH_NONE;
+		const int64_t m = r->qend - r->qstart, nn = r->rend - r->rstart;
+		if (m <= 0 && nn <= 0) continue; /* the empty local alignment has no path */
+		if (m == 0 || nn == 0) {     /* one gap: the CPU's mm() emits it the same way */
+			r->path_kind = NW_PATH_FULL;
+			if (nw_cigar_push(r, m ? NW_CIGAR_I : NW_CIGAR_D, m ? m : nn) < 0) return NW_ERR_MEMORY;
+			continue;
+		}
+		if ((m + nn + NW_PATH_GMAX * NW_PATH_RMAX + 2) * step >= ((int64_t)1 << 30)) {
+			snprintf(err, errlen, "GPU path engine: a %lld x %lld span needs scores beyond 32 bits; use --backend cpu",
+				 (long long)m, (long long)nn);
+			return NW_ERR_USAGE;
+		}
+		const nw_pspan s = {k, qoff[pairs[k].q] + r->qstart, roff[pairs[k].r] + r->rstart, m, nn};
+		r->path_kind = nw_path_kind(p, m, nn);
+		(r->path_kind == NW_PATH_FULL ? full : r->path_kind == NW_PATH_GACT ? gact : exact).push_back(s);
+	}
+	if (g) g->err = err, g->errlen = errlen;
+	const char *et = getenv("NW_GPU_TIMING");
+	const bool timing = et && *et == '1';
+	x.timing = timing;
+	double t0 = nw_path_now(), ms0 = x.ms;
+	int ret = nw_paths_full(x, full, res, sc);
+	double t1 = nw_path_now(), ms1 = x.ms;
+	if (ret == 0) ret = nw_paths_gact(x, p, gact, res);
+	double t2 = nw_path_now(), ms2 = x.ms;
+	if (ret == 0) ret = nw_paths_exact(x, exact, res, sc->gap_open);
+	if (timing)
+		fprintf(stderr, "nw_gpu paths: traces %.1f ms; full %zu: %.1f ms (kernels %.1f); gact %zu: %.1f ms (kernels %.1f); exact %zu: %.1f ms (kernels %.1f)\n",
+			x.ms_trace, full.size(), 1e3 * (t1 - t0), ms1 - ms0, gact.size(), 1e3 * (t2 - t1), ms2 - ms1, exact.size(),
+			1e3 * (nw_path_now() - t2), x.ms - ms2);
+	if (ret < 0 && !err[0]) snprintf(err, errlen, "GPU path engine: internal error (%d)", ret);
+	return ret;
+}
+
+extern "C" int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
+			    const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
+			    char *err, size_t errlen)
+{
+	g->err = err;
+	g->errlen = errlen;
+	err[0] = 0;
+	if (n <= 0) return 0;
+	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
+	const nw_dseqs_t *qs, *rs;
+	NW_TRY(nw_gpu_seqs(g, qb, &qs));
+	NW_TRY(nw_gpu_seqs(g, rb, &rs));
+	return nw_paths(g, p, (const uint8_t *)qs->codes.p, (const uint8_t *)rs->codes.p, qs->hboff, rs->hboff, pairs,
+			n, res, err, errlen);
+}
+
+/* See gpu_internal.cuh. */
+void nw_host_codes(const nw_batch_t *b, std::vector<uint8_t> &codes, std::vector<int64_t> &off)
+{
+	off.resize((size_t)b->n + 1);
+	int64_t tot = 0;
+	for (int64_t i = 0; i < b->n; i++) off[i] = tot, tot += b->len[i];
+	off[b->n] = tot;
+	codes.resize((size_t)tot + 1);
+	for (int64_t i = 0; i < b->n; i++) nw_batch_unpack(b, i, codes.data() + off[i]);
+}
+
+extern "C" int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+				     const nw_pair_t *pairs, int64_t n, nw_result_t *res, char *err,
+				     size_t errlen)
+{
+	std::vector<uint8_t> qc, rc;
+	std::vector<int64_t> qo, ro;
+	err[0] = 0;
+	nw_host_codes(qb, qc, qo);
+	nw_host_codes(rb, rc, ro);
+	return nw_paths(NULL, p, qc.data(), rc.data(), qo.data(), ro.data(), pairs, n, res, err, errlen);
+}
