@@ -320,6 +320,24 @@ static void nw_rev_band(const nw_scoring_t *sc, int fkind, int64_t S, nw_job_t *
 }
 
 /* See gpu_internal.cuh. */
+int nw_pair_result(int fkind, const nw_job_t &j, const nw_dp_out &o, const nw_dp_out *b, int64_t k,
+		   nw_result_t *r, char *err, size_t errlen)
+{
+	if (fkind == NW_DP_GLOBAL) {
+		nw_set(r, o.score, 0, j.m, 0, j.n);
+	} else if (!b) {
+		nw_set(r, o.score, 0, o.i, 0, o.j); /* ends only; local 0: [0,0); semi end 0 */
+	} else if (b->score != o.score) {
+		snprintf(err, errlen, "GPU engine: reverse pass of pair %lld gave %lld, forward %lld", (long long)k,
+			 (long long)b->score, (long long)o.score);
+		return NW_ERR_INTERNAL;
+	} else {
+		nw_set(r, o.score, o.i - b->i, o.i, o.j - b->j, o.j);
+	}
+	return 0;
+}
+
+/* See gpu_internal.cuh. */
 bool nw_rev_job(const nw_scoring_t *sc, int fkind, const nw_job_t &j, const nw_dp_out &o, nw_job_t *b)
 {
 	if (fkind == NW_DP_GLOBAL || (fkind == NW_DP_LOCAL && o.score <= 0) || (fkind == NW_DP_SEMI && o.j == 0))
@@ -445,19 +463,7 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 		if (fw_of[k] < 0) continue;
 		const nw_job_t &j = fw.jobs[fw_of[k]];
 		const nw_dp_out &o = fw.out[fw_of[k]];
-		if (fkind == NW_DP_GLOBAL) {
-			nw_set(&res[k], o.score, 0, j.m, 0, j.n);
-		} else if (rv_of[k] < 0) {
-			nw_set(&res[k], o.score, 0, o.i, 0, o.j); /* ends only; local 0: [0,0); semi end 0 */
-		} else {
-			const nw_dp_out &b = rv.out[rv_of[k]];
-			if (b.score != o.score) {
-				snprintf(err, errlen, "GPU engine: reverse pass of pair %lld gave %lld, forward %lld",
-					 (long long)k, (long long)b.score, (long long)o.score);
-				return NW_ERR_INTERNAL;
-			}
-			nw_set(&res[k], o.score, o.i - b.i, o.i, o.j - b.j, o.j);
-		}
+		NW_TRY(nw_pair_result(fkind, j, o, rv_of[k] < 0 ? NULL : &rv.out[rv_of[k]], k, &res[k], err, errlen));
 	}
 	tm[4] = nw_now();
 	if (info.timing)

@@ -136,6 +136,17 @@ typedef struct {
 	int32_t id;
 	uint32_t qid;
 } nw_kid_t;
+static inline uint64_t nw_kid_key(int bk, int64_t m, int64_t n)
+{
+	return (uint64_t)bk << 62 | (uint64_t)m << 31 | (uint64_t)n;
+}
+/* Items of one class, kid[0, n) sorted: 16-bit types pair neighbours when the pair still
+ * fits in 16 bits (for the profile, only neighbours of one query, and every query starts
+ * a new batch of gpw items, counted from items[first]); problems that do not fit this
+ * width alone go to rejected; *ncap: the largest n of the items (gpu_plan.cu). */
+void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, int R, int64_t first,
+		   const nw_kid_t *kid, size_t n, std::vector<nw_item_t> &items, std::vector<int32_t> &rejected,
+		   int32_t *ncap);
 
 /* A batch launch: items [first, first + count) of one type and shape. */
 typedef struct {
@@ -327,6 +338,10 @@ int nw_fast_bytes(const nw_scoring_t *sc, int kind, uint32_t *t0, uint32_t *t1);
  * reversed prefixes from o's end cell, cut to the band of o's score (gpu_align.cu). false
  * when the request needs none (global; local score 0; semiglobal end at column 0). */
 bool nw_rev_job(const nw_scoring_t *sc, int fkind, const nw_job_t &j, const nw_dp_out &o, nw_job_t *b);
+/* Result r of pair k from its forward job j and result o and, where it had one, its
+ * reverse result b (gpu_align.cu); NW_ERR_INTERNAL when b missed o's score. */
+int nw_pair_result(int fkind, const nw_job_t &j, const nw_dp_out &o, const nw_dp_out *b, int64_t k,
+		   nw_result_t *r, char *err, size_t errlen);
 /* Unpacked codes of a batch, laid out like the device's (off[i]: sequence i's first). */
 void nw_host_codes(const nw_batch_t *b, std::vector<uint8_t> &codes, std::vector<int64_t> &off);
 

@@ -173,10 +173,8 @@ static inline int64_t nw_key_n(uint64_t key) { return (int64_t)(key & 0x7fffffff
 static inline int nw_key_bk(uint64_t key) { return (int)(key >> 62); }
 
 /* ---------------------------------------------------------------- items */
-/* Items of one class, kid[x0, x1) sorted: 16-bit types pair neighbours when the pair still
- * fits in 16 bits (for the profile, only neighbours of one query, and every query starts
- * a new batch of gpw items); problems that do not fit this width alone go to rejected. */
-static void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, int R, int64_t first,
+/* See gpu_internal.cuh. */
+void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, int R, int64_t first,
 			  const nw_kid_t *kid, size_t n, std::vector<nw_item_t> &items,
 			  std::vector<int32_t> &rejected, int32_t *ncap)
 {
@@ -248,7 +246,7 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 								 : prof_ok ? NW_BK_PROF16 : NW_BK_TAB16;
 		nw_kid_t &k = pl.kid[x];
 		/* m < 2^31, n <= NW_BATCH_MAX_N < 2^31 */
-		k.key = bk << 62 | (uint64_t)j.m << 31 | (uint64_t)j.n;
+		k.key = nw_kid_key((int)bk, j.m, j.n);
 		k.id = id;
 		/* the profile's problems go by query; banded ones by band width within a query
 		 * length, so that the problems of a warp sweep windows of about the same width */
