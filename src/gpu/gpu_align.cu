@@ -78,20 +78,18 @@ static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)
 /* Queue the launches of a planned slice on the side streams, behind those of the slices
  * before it. Items and launch counters go at *item_off and *launch_off of the context's
  * buffers; when they are full, the GPU is drained first and they start over. The first
- * slice that launches anything records the start of the kernel time (*started). */
+ * slice that launches anything has its first kernel record the start of the kernel time
+ * (*started). */
 static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *sc, const uint8_t *qc,
 			  const uint8_t *rc, const nw_slice_plan_t &sp, size_t *item_off, size_t *launch_off,
 			  bool *started, bool verbose)
 {
 	nw_plan_t &pl = g->plan;
 	if (sp.items.empty()) return 0;
-	if (!*started) { /* the first launches: the kernel time starts here */
-		NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
-		*started = true;
-	}
 	uint32_t t0 = 0, t1 = 0;
 	nw_fast_bytes(sc, ps.kind, &t0, &t1);
 	const size_t ni = sp.items.size(), nl = sp.launches.size();
+	if (!*started && verbose) NW_CUDA_CHECK(g, cudaEventRecord(g->ev[2], g->stream));
 	const size_t ib = (*item_off + ni) * sizeof(nw_item_t), lb = (*launch_off + nl) * sizeof(uint32_t);
 	if (ib > pl.hitems.cap || ib > g->items.cap || lb > g->counters.cap) {
 		/* growing frees the buffers that queued launches read: let them finish */
@@ -108,6 +106,10 @@ static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *
 	NW_CUDA_CHECK(g, cudaMemsetAsync(counters, 0, nl * sizeof(uint32_t), g->stream));
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev_up, g->stream));
 	for (int k = 0; k < NW_STREAMS; k++) NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->side[k], g->ev_up, 0));
+	if (!*started) { /* the first launch records the start of the kernel time (ev_start) */
+		g->ev_start = true;
+		*started = true;
+	}
 	for (size_t x = 0; x < nl; x++) {
 		const nw_launch_t &l = sp.launches[x];
 		nw_bparams_t p;
@@ -224,9 +226,12 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 		for (size_t x = 0; x < n; x++)
 			if (!pl.skip[ids[x]] && ps.out[ids[x]].overflow) next.push_back(ids[x]);
 	}
-	if (verbose)
-		fprintf(stderr, "nw_gpu   batch %zu problems (%zu big first), %zu slices: planned and queued %.1f ms, then waited %.1f ms, after %.1f ms\n",
-			n, n_big, ranges.size(), 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1), 1e3 * (nw_now() - tp2));
+	if (verbose) {
+		float tu = 0;
+		NW_CUDA_CHECK(g, cudaEventElapsedTime(&tu, g->ev[2], g->ev[1]));
+		fprintf(stderr, "nw_gpu   batch %zu problems (%zu big first), %zu slices: planned and queued %.1f ms, then waited %.1f ms, after %.1f ms; kernels %.3f ms, %.3f ms from the first upload\n",
+			n, n_big, ranges.size(), 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1), 1e3 * (nw_now() - tp2), t, tu);
+	}
 	return 0;
 }
 
@@ -268,7 +273,7 @@ static int nw_run_pass(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const
 	 * long runs; the passes synchronise anyway): nw_gpu_kernel_seconds() reports it */
 	float ms[3] = {0, 0, 0};
 	if (!g->ev_ok) {
-		for (int k = 0; k < 2; k++) NW_CUDA_CHECK(g, cudaEventCreate(&g->ev[k]));
+		for (int k = 0; k < 3; k++) NW_CUDA_CHECK(g, cudaEventCreate(&g->ev[k]));
 		g->ev_ok = 1;
 	}
 	NW_TRY(nw_run_batch(g, ps, sc, qc, rc, pl.batch, 0, prof_ok, pl.b32, &ms[0], timing));

@@ -374,7 +374,7 @@ extern "C" void nw_gpu_close(nw_gpu_t *g)
 	nw_hbuf_free(&g->rv.hout);
 	nw_hbuf_free(&g->plan.hitems);
 	if (g->ev_ok)
-		for (int k = 0; k < 2; k++) cudaEventDestroy(g->ev[k]);
+		for (int k = 0; k < 3; k++) cudaEventDestroy(g->ev[k]);
 	if (g->stream) cudaStreamDestroy(g->stream);
 	delete g;
 }

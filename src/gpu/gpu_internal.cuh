@@ -221,7 +221,10 @@ struct nw_gpu_s {
 	nw_plan_t plan;
 	int occ[NW_BK_TYPES][7][3][3]; /* resident warps per SM: [type][R/4-2][class][log2(G/8)] */
 	int occ_ncodes;                /* codes of the profile entries of occ */
-	cudaEvent_t ev[2]; /* kernel timing */
+	cudaEvent_t ev[3]; /* kernel timing: start, end, and (NW_GPU_TIMING) a batch run's first upload */
+	bool ev_start;     /* the next batch launch records ev[0] on its stream, just before its kernel
+			    * (after the items' upload and any scratch it had to allocate: transfers
+			    * and allocations are in the wall time, not the kernel time) */
 	int ev_ok;
 	double kernel_s;   /* seconds in DP kernels so far (nw_gpu_kernel_seconds) */
 	char *err;

@@ -340,7 +340,7 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	p.dirs = (uint32_t *)(d + o_dirs);
 	p.lastrow = (int32_t *)(d + o_out);
 	if (!g->ev_ok) {
-		for (int k = 0; k < 2; k++) NW_CUDA_CHECK(g, cudaEventCreate(&g->ev[k]));
+		for (int k = 0; k < 3; k++) NW_CUDA_CHECK(g, cudaEventCreate(&g->ev[k]));
 		g->ev_ok = 1;
 	}
 	const int64_t warps_per_sm = 16; /* 4 blocks of 4 warps: enough to hide the latency */

@@ -74,11 +74,14 @@ static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, in
 
 /* Banded classes take groups of at least this many threads. Thin groups sweep fewer
  * cells (stripes of a few rows plus the band) but pay a restart per stripe that the model
- * does not price. Measured on 1M read pairs (B) on an H200, reverse pass: when column
- * windows came, G >= 4 9.4 ms, G >= 2 10.0, G >= 1 14.2; since the column words are
- * staged with their loads in flight together, G >= 4 7.3 ms, G >= 2 6.7, G >= 1 6.8
- * (medians of 3). */
-#define NW_BAND_GMIN 2
+ * does not price, and many groups a warp stream many scratch slots at once: with G = 2 the
+ * reverse pass of B missed L1 on most column words and border loads (ncu: long scoreboard
+ * 50% of its stall samples, L2 56% busy, against 4% and 5% in the forward pass).
+ * Measured on 1M read pairs (B), reverse pass: when column windows came (H200), G >= 4
+ * 9.4 ms, G >= 2 10.0, G >= 1 14.2; with the column words staged (H200), G >= 4 7.3 ms,
+ * G >= 2 6.7, G >= 1 6.8; with 8-byte border pairs, G >= 4 6.2-6.4 ms against G >= 2
+ * 7.3-7.4 on an H100 and 6.0-6.2 against 6.2-6.3 on an H200 (3 rounds each). */
+#define NW_BAND_GMIN 4
 
 /* NW_GPU_BAND_GMIN=g (benchmark hook): that floor instead of NW_BAND_GMIN. */
 static int nw_band_gmin(void)
