@@ -134,6 +134,20 @@ void nw_batch_free(nw_batch_t *b);
 /* Append one sequence given as codes (0..n_codes-1); qual may be NULL. */
 int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_t len,
 		  const char *qual);
+/* 2-bit text: A/C/G/T text (either case) packed 2 bits a residue into bytes, residue k at
+ * bits 2 * (k % 4) of byte k / 4 with the codes above, unused bits 0. That is the byte
+ * image of a 2-bit sequence's words; the reader keeps most DNA this way until it packs
+ * the batch. nw_pack2_text appends n characters at residue pos of dst (which holds
+ * residues 0..pos-1 and has room for (pos + n + 3) / 4 bytes): 0, or -1 when a character
+ * is not A, C, G or T (dst is then undefined past residue pos). */
+int nw_pack2_text(uint8_t *dst, uint64_t pos, const char *text, size_t n);
+static inline unsigned nw_pack2_code(const uint8_t *packed, uint64_t k)
+{
+	return packed[k / 4] >> (2 * (k % 4)) & 3;
+}
+/* Append a sequence of 2-bit text to a DNA batch: the same as nw_batch_push of its codes. */
+int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, uint32_t len,
+			const char *qual);
 static inline const char *nw_batch_name(const nw_batch_t *b, int64_t i)
 {
 	return b->names + b->name_off[i];

@@ -48,6 +48,16 @@ gzip -c "$data/reads.fq" >"$tmp/reads.fq.gz"
 gzip -c "$data/ref.fa" >"$tmp/ref.fa.gz"
 "$NWALIGN" -q "$tmp/reads.fq.gz" -r "$tmp/ref.fa.gz" -m local -c -t 2 >"$tmp/gz.tsv" 2>&1
 same "gzip input, 2 threads" "$ref" "$tmp/gz.tsv"
+# The reference in lower case, wrapped at 7 columns (lines that end inside a byte of the
+# reader's 2-bit text) with CRLF line ends, plain and gzip, reads as the same sequences.
+awk 'function flush(  i) {for (i = 1; i <= length(s); i += 7) printf "%s\r\n", substr(s, i, 7); s = ""}
+     /^>/ {flush(); printf "%s\r\n", $0; next} {s = s tolower($0)} END {flush()}' \
+	"$data/ref.fa" >"$tmp/ref_crlf.fa"
+gzip -c "$tmp/ref_crlf.fa" >"$tmp/ref_crlf.fa.gz"
+for f in "$tmp/ref_crlf.fa" "$tmp/ref_crlf.fa.gz"; do
+	"$NWALIGN" -q "$data/reads.fq" -r "$f" -m local -c -t 1 >"$tmp/crlf.tsv" 2>&1
+	same "lower case, 7 columns, CRLF: $(basename "$f")" "$ref" "$tmp/crlf.tsv"
+done
 "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -m local -c -t 1 --batch-size 3 -o "$tmp/o.tsv" >"$tmp/o.stdout" 2>&1
 same "-o FILE with batches of 3" "$ref" "$tmp/o.tsv"
 [ -s "$tmp/o.stdout" ] && bad "-o wrote to stdout" || ok

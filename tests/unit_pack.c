@@ -3,6 +3,7 @@
  * The reader tests write small temporary files (plain and gzip) so that they run
  * anywhere; the real data under $top_srcdir/../shared/data is read too when present.
  */
+#include <ctype.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -200,6 +201,71 @@ static void test_pack(void)
 	nw_batch_free(&b);
 }
 
+/* 2-bit text: every byte value at every place of a 16-character step and of the tail,
+ * behind 0..3 residues already in the first byte; and a batch pushed from it equals one
+ * pushed from its codes. */
+static void test_pack2(void)
+{
+	uint64_t rng = 0x2545f4914f6cdd1dULL;
+	static char text[64];
+	static uint8_t dst[32], codes[128];
+	int c, bad = 0;
+
+	for (c = 0; c < 256; c++) {
+		int code = nw_encode_char(NW_ALPHA_DNA, c);
+		int ok = code >= 0 && code < 4 && c != 'U' && c != 'u';
+		for (unsigned pos = 0; pos < 4; pos++)
+			for (unsigned n = 1; n <= 40; n++) {
+				unsigned at = (unsigned)(tu_rand(&rng) % n), k;
+				for (k = 0; k < n; k++)
+					text[k] = "ACGTacgt"[tu_rand(&rng) % 8];
+				text[at] = (char)c;
+				memset(dst, 0xA5, sizeof(dst));
+				for (k = 0; k < pos; k++) /* residues before pos: C, then G, ... */
+					dst[0] = (uint8_t)((dst[0] & ~(3u << 2 * k)) | (k + 1) << 2 * k);
+				if (nw_pack2_text(dst, pos, text, n) != (ok ? 0 : -1)) {
+					bad++;
+					continue;
+				}
+				if (!ok)
+					continue;
+				for (k = 0; k < pos; k++)
+					bad += nw_pack2_code(dst, k) != k + 1;
+				for (k = 0; k < n; k++)
+					bad += nw_pack2_code(dst, pos + k) !=
+					       (unsigned)nw_encode_char(NW_ALPHA_DNA, text[k]);
+				/* the unused bits of the last byte are 0 */
+				bad += (pos + n) % 4 && dst[(pos + n) / 4] >> 2 * ((pos + n) % 4) != 0;
+			}
+		CHECK(bad == 0, "byte 0x%02X: %d wrong", c, bad);
+	}
+
+	nw_batch_t a, b;
+	nw_batch_init(&a, NW_ALPHA_DNA);
+	nw_batch_init(&b, NW_ALPHA_DNA);
+	for (uint32_t len = 0; len <= 100; len++) {
+		static uint8_t packed[32];
+		uint32_t k;
+		for (k = 0; k < len; k++)
+			codes[k] = (uint8_t)(tu_rand(&rng) % 4);
+		memset(packed, 0, sizeof(packed));
+		for (k = 0; k < len; k++)
+			packed[k / 4] |= (uint8_t)(codes[k] << 2 * (k % 4));
+		CHECK(nw_batch_push(&a, "s", codes, len, len % 2 ? "q" : NULL) == 0 &&
+		      nw_batch_push_pack2(&b, "s", packed, len, len % 2 ? "q" : NULL) == 0,
+		      "push %u", len);
+	}
+	CHECK(a.n == b.n && a.n_words == b.n_words && a.total_residues == b.total_residues &&
+	      a.max_len == b.max_len, "same batch");
+	CHECK(memcmp(a.words, b.words, a.n_words * 4) == 0 &&
+	      memcmp(a.offset, b.offset, a.n * sizeof(*a.offset)) == 0 &&
+	      memcmp(a.bits, b.bits, a.n) == 0 && memcmp(a.len, b.len, a.n * 4) == 0 &&
+	      strcmp(nw_batch_qual(&b, 1), "q") == 0 && strcmp(nw_batch_qual(&b, 2), "") == 0,
+	      "same words, offsets, bits, lengths and qualities");
+	nw_batch_free(&a);
+	nw_batch_free(&b);
+}
+
 /* ---------------------------------------------------------------- reader */
 
 static char err[1024];
@@ -355,6 +421,89 @@ static void test_reader_formats(void)
 	nw_batch_free(&b);
 }
 
+/* Records whose lines cross the reader's blocks and buffer refills: many short records,
+ * multi-line ones (widths that are not multiples of 4), lower case, CRLF, a character
+ * other than A/C/G/T in a later line (the record leaves 2-bit text), one line longer than
+ * the read buffer; plain and gzip, DNA and protein, in batches of 7 records, checked
+ * residue by residue. */
+static void test_reader_blocks(void)
+{
+	enum { NREC = 3000, LONG = 1500 };
+	static const int widths[] = { 0, 1, 3, 7, 60, 61 };
+	uint64_t rng = 0x5851f42d4c957f2dULL, want_counts[256] = { 0 };
+	size_t cap = 1 << 22, len = 0, seq_cap = 1 << 21, seq_len = 0;
+	char *file = malloc(cap), *seqs = malloc(seq_cap);
+	uint64_t *seq_off = malloc((NREC + 1) * sizeof(*seq_off));
+	uint8_t *codes = malloc(1 << 20);
+	int i;
+
+	for (i = 0; i < NREC; i++) {
+		uint32_t n = i == LONG ? 600000 : 1 + (uint32_t)(tu_rand(&rng) % 700), k;
+		int width = widths[tu_rand(&rng) % 6];
+		const char *eol = tu_rand(&rng) % 4 ? "\n" : "\r\n";
+		char *q = seqs + seq_len;
+		seq_off[i] = seq_len;
+		for (k = 0; k < n; k++)
+			q[k] = "ACGTacgt"[tu_rand(&rng) % 8];
+		if (tu_rand(&rng) % 10 == 0)
+			q[n - 1 - tu_rand(&rng) % (n < 100 ? n : 100)] = "NnUuRy"[tu_rand(&rng) % 6];
+		for (k = 0; k < n; k++)
+			want_counts[toupper((unsigned char)q[k])]++;
+		seq_len += n;
+		len += (size_t)snprintf(file + len, cap - len, ">r%d desc\n", i);
+		for (k = 0; k < n; k += width ? width : n) {
+			uint32_t m = width && n - k > (uint32_t)width ? (uint32_t)width : n - k;
+			memcpy(file + len, q + k, m);
+			len += m;
+			len += (size_t)snprintf(file + len, cap - len, "%s", eol);
+		}
+	}
+	seq_off[NREC] = seq_len;
+	CHECK(len < cap && seq_len < seq_cap, "test data fits");
+
+	for (int v = 0; v < 3; v++) {
+		nw_alphabet_t a = v < 2 ? NW_ALPHA_DNA : NW_ALPHA_PROTEIN;
+		const char *path = write_tmp(file, len, v == 1);
+		nw_reader_t *r = nw_reader_open(path, err, sizeof(err));
+		uint64_t counts[256] = { 0 };
+		int64_t n, total = 0;
+		int bad = 0;
+		nw_batch_t b;
+
+		nw_batch_init(&b, a);
+		while ((n = nw_reader_fill(r, 7, 0, err, sizeof(err))) > 0) {
+			nw_reader_count_chars(r, counts);
+			CHECK(nw_reader_encode(r, a, &b, err, sizeof(err)) == 0, "%s", err);
+			for (int64_t j = 0; j < b.n; j++, total++) {
+				const char *q = seqs + seq_off[total];
+				uint32_t k, m = (uint32_t)(seq_off[total + 1] - seq_off[total]);
+				int all4 = 1;
+				char name[32];
+				snprintf(name, sizeof(name), "r%d", (int)total);
+				bad += strcmp(nw_batch_name(&b, j), name) != 0 || b.len[j] != m;
+				if (b.len[j] != m)
+					continue;
+				nw_batch_unpack(&b, j, codes);
+				for (k = 0; k < m; k++) {
+					bad += codes[k] != nw_encode_char(a, (unsigned char)q[k]);
+					all4 &= codes[k] < 4;
+				}
+				bad += b.bits[j] != (a == NW_ALPHA_PROTEIN ? 5 : all4 ? 2 : 4);
+			}
+		}
+		CHECK(n == 0, "variant %d: %s", v, err);
+		CHECK_EQ_I64(total, NREC, "variant %d", v);
+		CHECK(bad == 0, "variant %d: %d records differ", v, bad);
+		CHECK(memcmp(counts, want_counts, sizeof(counts)) == 0, "variant %d: counts", v);
+		nw_batch_free(&b);
+		nw_reader_close(r);
+	}
+	free(file);
+	free(seqs);
+	free(seq_off);
+	free(codes);
+}
+
 static void test_reader_errors(void)
 {
 	static const char nul_seq[] = ">a\nAC\0GT\n";
@@ -406,6 +555,14 @@ static void test_reader_errors(void)
 		     "record #2: expected a '>' or '@' header at line 5, found 'I'");
 	expect_error(TMP("@r1\n\n+\n\n"), NW_ALPHA_DNA, "record 'r1' (#1) has an empty sequence");
 	expect_error(TMP("@r1\nACGT\n+\nII I\n"), NW_ALPHA_DNA, "quality length 3");
+	/* Quality bytes above '~': an error naming the byte, found in the 8-byte steps and in
+	 * the tail; a control byte on the same line is binary data, wherever it is. */
+	expect_error(TMP("@r1\nACGTACGTACGTA\n+\nIIIIIIIIII\xc8II\n"), NW_ALPHA_DNA,
+		     "record 'r1' (#1): invalid quality character '\\xC8' at line 4");
+	expect_error(TMP("@r1\nACGTACGTACGTA\n+\nIIIIIIIIIII\x7fI\n"), NW_ALPHA_DNA,
+		     "record 'r1' (#1): binary data (byte \\x7F) in the quality at line 4");
+	expect_error(TMP("@r1\nACGTA\n+\nI\xc8I\x01I\n"), NW_ALPHA_DNA,
+		     "binary data (byte \\x01) in the quality at line 4");
 	/* A gzip file cut short is a read error, not a short file. */
 	{
 		static char big[200000];
@@ -508,7 +665,9 @@ int main(void)
 	test_guess();
 	test_pack();
 	test_stamps();
+	test_pack2();
 	test_reader_formats();
+	test_reader_blocks();
 	test_reader_errors();
 	test_real_data();
 	for (i = 0; i < n_tmp; i++) {

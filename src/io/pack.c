@@ -202,20 +202,18 @@ static void pack_words(const uint8_t *codes, uint32_t len, unsigned bits, unsign
 	}
 }
 
-int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_t len,
-		  const char *qual)
+/* Record one more sequence whose nw words the caller has written at b->words + n_words
+ * (room reserved with grow): the per-sequence arrays, its name and its quality. Everything
+ * that can fail comes first, so that a failed allocation leaves the batch as it was (arena
+ * bytes past *_len and words past n_words are never looked at). */
+static int append_seq(nw_batch_t *b, const char *name, uint32_t len, unsigned bits, uint64_t nw,
+		      const char *qual)
 {
-	unsigned bits = pick_bits(b->alphabet, codes, len);
-	unsigned per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
-	uint64_t nw = ((uint64_t)len + per - 1) / per, name_off, qual_off = 0;
+	uint64_t name_off, qual_off = 0;
 	int64_t i;
 
-	if (bits == 0)
-		return NW_ERR_INTERNAL; /* a code outside the alphabet: the caller's bug */
 	restamp(b);
-	/* Reserve everything first so that a failed allocation leaves the batch as it was
-	 * (arena bytes past *_len are never looked at). */
-	if (grow_seqs(b) < 0 || grow((void **)&b->words, &b->cap_words, b->n_words + nw, 4) < 0)
+	if (grow_seqs(b) < 0)
 		return NW_ERR_MEMORY;
 	if (arena_push(&b->names, &b->names_len, &b->names_cap, name ? name : "", &name_off) < 0)
 		return NW_ERR_MEMORY;
@@ -234,7 +232,6 @@ int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_
 		return NW_ERR_MEMORY;
 	}
 
-	pack_words(codes, len, bits, per, b->words + b->n_words);
 	i = b->n;
 	b->offset[i] = b->n_words;
 	b->len[i] = len;
@@ -254,6 +251,150 @@ fail_qual:
 	b->qual_off = NULL;
 	b->names_len = name_off;
 	return NW_ERR_MEMORY;
+}
+
+int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_t len,
+		  const char *qual)
+{
+	unsigned bits = pick_bits(b->alphabet, codes, len);
+	unsigned per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
+	uint64_t nw = ((uint64_t)len + per - 1) / per;
+
+	if (bits == 0)
+		return NW_ERR_INTERNAL; /* a code outside the alphabet: the caller's bug */
+	if (grow((void **)&b->words, &b->cap_words, b->n_words + nw, 4) < 0)
+		return NW_ERR_MEMORY;
+	pack_words(codes, len, bits, per, b->words + b->n_words);
+	return append_seq(b, name, len, bits, nw, qual);
+}
+
+/* ---------------------------------------------------------------- 2-bit text */
+
+/* Code of one character of 2-bit text, or -1. */
+static int acgt_code(unsigned char c)
+{
+	switch (c & 0xDF) { /* upper case */
+	case 'A':
+		return 0;
+	case 'C':
+		return 1;
+	case 'G':
+		return 2;
+	case 'T':
+		return 3;
+	default:
+		return -1;
+	}
+}
+
+#if NW_SWAR && defined(__GNUC__)
+/* Sixteen bytes in one SIMD register (SSE2 on x86-64, NEON on ARM; GCC and clang lower
+ * these generic vectors to whatever the target has). */
+typedef uint8_t nw_u8x16 __attribute__((vector_size(16)));
+typedef uint64_t nw_u64x2 __attribute__((vector_size(16)));
+#define NW_VEC 1
+#else
+#define NW_VEC 0
+#endif
+
+#if NW_VEC
+/* Sixteen characters as sixteen 2-bit codes in 32 bits, residue j at bits 2j; *ok keeps
+ * 0xFF only in the bytes where every step had A, C, G or T (either case). The code is
+ * bits 2..1 of the character with bit 1 flipped when bit 2 is set: A 0x41 -> 0,
+ * C 0x43 -> 1, G 0x47 -> 11 -> 2, T 0x54 -> 10 -> 3; bit 5, the case bit, plays no part. */
+static inline uint32_t acgt16(const unsigned char *s, nw_u8x16 *ok)
+{
+	nw_u8x16 x, up;
+	nw_u64x2 c;
+
+	memcpy(&x, s, 16);
+	up = x & 0xDF;
+	*ok &= (nw_u8x16)((up == 'A') | (up == 'C') | (up == 'G') | (up == 'T'));
+	/* 64-bit lanes: the byte shifts of SWAR, then squeeze8's merging steps */
+	c = (nw_u64x2)x;
+	c = ((c >> 1) & 0x0303030303030303ull) ^ ((c >> 2) & 0x0101010101010101ull);
+	c = (c | c >> 6) & 0x000F000F000F000Full;
+	c = (c | c >> 12) & 0x000000FF000000FFull;
+	c = (c | c >> 24) & 0xFFFF;
+	return (uint32_t)c[0] | (uint32_t)c[1] << 16;
+}
+#endif
+
+int nw_pack2_text(uint8_t *dst, uint64_t pos, const char *text, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	uint8_t *p = dst + pos / 4;
+	unsigned shift = 2 * (pos % 4);
+	size_t i = 0;
+	int c;
+
+	/* Up to a byte boundary: into the partly used byte, keeping its lower residues. */
+	if (shift) {
+		*p &= (uint8_t)((1u << shift) - 1);
+		for (; i < n && shift < 8; i++, shift += 2) {
+			if ((c = acgt_code(s[i])) < 0)
+				return -1;
+			*p |= (uint8_t)(c << shift);
+		}
+		if (shift < 8)
+			return 0;
+		p++;
+	}
+#if NW_VEC
+	/* Sixteen characters a step, four bytes out; the last step pads the text with A
+	 * (code 0, so the unused bits are 0) and writes only the bytes it fills. */
+	nw_u8x16 ok = ~(nw_u8x16){ 0 };
+	nw_u64x2 all;
+	unsigned char tail[16];
+	for (; i < n; i += 16, p += 4) {
+		uint32_t v;
+		if (n - i >= 16) {
+			v = acgt16(s + i, &ok);
+			memcpy(p, &v, 4); /* little-endian: low byte first */
+		} else {
+			memset(tail, 'A', sizeof(tail));
+			memcpy(tail, s + i, n - i);
+			v = acgt16(tail, &ok);
+			memcpy(p, &v, (n - i + 3) / 4);
+		}
+	}
+	all = (nw_u64x2)ok;
+	return (all[0] & all[1]) == ~0ull ? 0 : -1;
+#else
+	for (shift = 0; i < n; i++, shift = (shift + 2) & 7) {
+		if ((c = acgt_code(s[i])) < 0)
+			return -1;
+		if (shift == 0)
+			*p = 0; /* a fresh byte: its unused bits must be 0 */
+		*p |= (uint8_t)(c << shift);
+		p += shift == 6;
+	}
+	return 0;
+#endif
+}
+
+int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, uint32_t len,
+			const char *qual)
+{
+	uint64_t nw = ((uint64_t)len + 15) / 16, nbytes = ((uint64_t)len + 3) / 4, w;
+	uint32_t *out;
+
+	if (b->alphabet != NW_ALPHA_DNA)
+		return NW_ERR_INTERNAL; /* 2-bit codes are DNA codes */
+	if (grow((void **)&b->words, &b->cap_words, b->n_words + nw, 4) < 0)
+		return NW_ERR_MEMORY;
+	/* Word w is bytes 4w..4w+3, low byte first; the bytes past the last are 0. */
+	out = b->words + b->n_words;
+	for (w = 0; w < nbytes / 4; w++, packed += 4)
+		out[w] = (uint32_t)packed[0] | (uint32_t)packed[1] << 8 | (uint32_t)packed[2] << 16 |
+			 (uint32_t)packed[3] << 24;
+	if (nbytes % 4) {
+		uint32_t word = 0;
+		for (unsigned j = 0; j < nbytes % 4; j++)
+			word |= (uint32_t)packed[j] << (8 * j);
+		out[w] = word;
+	}
+	return append_seq(b, name, len, 2, nw, qual);
 }
 
 /* Byte -> the 4 two-bit codes (or 2 four-bit codes) it holds, low bits first. Built by

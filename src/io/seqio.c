@@ -3,6 +3,8 @@
  * Input goes through htslib's BGZF layer, which reads plain, gzip and bgzf files and
  * stdin ("-") alike; the parser above it is our own so that every malformed input gets a
  * precise one-line message (file, record, line or position) instead of a silent stop.
+ * Decoded blocks are copied into a buffer of our own and cut into lines with memchr; a
+ * line is parsed where it lies in that buffer, without a copy.
  *
  * Reading has two steps. nw_reader_fill() parses raw records (name, sequence text with
  * whitespace removed, qualities) into an arena that holds only the pending records, so
@@ -19,26 +21,31 @@
 #include <sys/stat.h>
 
 #include <htslib/bgzf.h>
-#include <htslib/kstring.h>
 
 #include "nwalign.h"
 
 /* One pending record: offsets into the arena. The name and the qualities are
- * NUL-terminated there; the sequence is not. */
+ * NUL-terminated there; the sequence is not. A sequence of A, C, G and T only (either
+ * case, the usual DNA) is kept as 2-bit text (nw_pack2_text): a quarter of the bytes to
+ * write in fill and to read back in encode, and packing the batch is then a copy. Any
+ * other character turns the record back into plain text (unpack_record). */
 typedef struct {
 	uint64_t name, seq, qual;
 	uint64_t len;
 	int has_qual;
+	int packed;            /* the sequence is 2-bit text */
 } nw_rec_t;
 
 struct nw_reader_s {
 	BGZF *fp;
 	char *path;
-	kstring_t line;        /* the current line, trailing \r removed */
-	kstring_t hdr;         /* a FASTA header read ahead: it ends the previous record */
-	uint64_t hdr_lineno;
-	int have_hdr;
-	int eof;
+	char *buf;             /* decoded input read ahead: [buf_pos, buf_end) is not parsed yet */
+	size_t buf_pos, buf_end, buf_cap;
+	const char *ln;        /* the current line, in buf: no \n, trailing \r removed */
+	size_t ln_len;
+	int have_hdr;          /* the current line is a FASTA header read ahead: it ended the
+				* previous record and starts the next one */
+	int eof;               /* the input is used up (buf may still hold lines) */
 	int filled_once;
 	int failed;            /* 0, or the code every later call returns */
 	char errmsg[512];
@@ -125,27 +132,90 @@ static int grow_text(nw_reader_t *r, uint64_t extra)
 	return 0;
 }
 
-/* Next line into r->line. 1: a line, 0: end of input, <0: read error. htslib returns a
- * partial line when the stream breaks in the middle of it, so errcode is checked after
- * every call: a corrupt or truncated gzip file must not look like a short file. */
+/* The read-ahead buffer starts this large: twice the largest decoded block (64 KiB), so
+ * that a block fits behind the partial line moved to the front, and small enough to stay
+ * in cache. */
+#define NW_BUF_MIN ((size_t)128 << 10)
+
+/* Append decoded input behind the unparsed bytes, which are the start of one line (the
+ * caller found no newline in them). The input is decoded one block at a time and a block
+ * is taken only once the previous one is used up: when a block is corrupt, the lines of
+ * all the blocks before it have been parsed, as with a line-by-line read, and the error
+ * names the same line. Returns 0 (r->eof set at the end of the input), NW_ERR_IO or
+ * NW_ERR_MEMORY. */
+static int refill(nw_reader_t *r)
+{
+	BGZF *fp = r->fp;
+	size_t keep = r->buf_end - r->buf_pos, want;
+	ssize_t n;
+
+	/* The partial line moves to the front once; further refills of the same line
+	 * append to it. A line that fills the buffer doubles it, so the buffer stays below
+	 * twice the longest line (and 128 KiB) and a long line costs O(length) copies. */
+	if (r->buf_pos > 0) {
+		memmove(r->buf, r->buf + r->buf_pos, keep);
+		r->buf_pos = 0;
+		r->buf_end = keep;
+	}
+	if (r->buf_end == r->buf_cap) {
+		char *p = realloc(r->buf, r->buf_cap * 2);
+		if (!p)
+			return NW_ERR_MEMORY;
+		r->buf = p;
+		r->buf_cap *= 2;
+	}
+	/* Decode the next block when the current one is used up (bgzf_read leaves offset
+	 * and length at 0 then); length 0 after that is the end of the input. */
+	if (fp->block_offset >= fp->block_length) {
+		if (bgzf_read_block(fp) < 0 || fp->errcode)
+			return NW_ERR_IO;
+		if (fp->block_length == 0) {
+			r->eof = 1;
+			return 0;
+		}
+	}
+	/* Copy out of the decoded block only, so that bgzf_read never decodes another. */
+	want = (size_t)(fp->block_length - fp->block_offset);
+	if (want > r->buf_cap - r->buf_end)
+		want = r->buf_cap - r->buf_end;
+	n = bgzf_read(fp, r->buf + r->buf_end, want);
+	if (n != (ssize_t)want || fp->errcode)
+		return NW_ERR_IO;
+	r->buf_end += want;
+	return 0;
+}
+
+/* Next line into r->ln / r->ln_len. 1: a line, 0: end of input, <0: read error (a corrupt
+ * or truncated gzip file must not look like a short file). The line points into the
+ * buffer and stays valid until the next call. */
 static int next_line(nw_reader_t *r, char *err, size_t errlen)
 {
+	size_t seen = 0; /* bytes from buf_pos known to hold no newline */
+	char *nl;
 	int ret;
 
-	if (r->eof)
-		return 0;
-	ret = bgzf_getline(r->fp, '\n', &r->line);
-	if (ret < -1 || r->fp->errcode)
-		return fail(r, NW_ERR_IO, err, errlen,
-			    "read error after line %llu (corrupt or truncated compressed data?)",
-			    (unsigned long long)r->lineno);
-	if (ret == -1) {
-		r->eof = 1;
-		return 0;
+	for (;;) {
+		nl = memchr(r->buf + r->buf_pos + seen, '\n', r->buf_end - r->buf_pos - seen);
+		if (nl || r->eof)
+			break;
+		seen = r->buf_end - r->buf_pos;
+		if ((ret = refill(r)) < 0)
+			return fail(r, ret, err, errlen,
+				    ret == NW_ERR_MEMORY ? "out of memory after line %llu"
+				    : "read error after line %llu (corrupt or truncated compressed data?)",
+				    (unsigned long long)r->lineno);
 	}
+	if (!nl) {
+		if (r->buf_pos == r->buf_end)
+			return 0;
+		nl = r->buf + r->buf_end; /* the last line has no newline */
+	}
+	r->ln = r->buf + r->buf_pos;
+	r->ln_len = (size_t)(nl - r->ln);
+	r->buf_pos += r->ln_len + (nl < r->buf + r->buf_end);
 	r->lineno++;
-	while (r->line.l > 0 && r->line.s[r->line.l - 1] == '\r')
-		r->line.l--;
+	while (r->ln_len > 0 && r->ln[r->ln_len - 1] == '\r')
+		r->ln_len--;
 	return 1;
 }
 
@@ -154,11 +224,11 @@ static int is_space(unsigned char c)
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-static int is_blank(const kstring_t *s)
+static int is_blank(const char *s, size_t l)
 {
 	size_t i;
-	for (i = 0; i < s->l; i++)
-		if (!is_space((unsigned char)s->s[i]))
+	for (i = 0; i < l; i++)
+		if (!is_space((unsigned char)s[i]))
 			return 0;
 	return 1;
 }
@@ -168,28 +238,30 @@ static int is_blank(const kstring_t *s)
  * kept or a negative code; *bad is the offending byte. */
 static int64_t append_clean(nw_reader_t *r, int *bad)
 {
-	const unsigned char *s = (const unsigned char *)r->line.s;
-	size_t i, l = r->line.l;
+	const unsigned char *s = (const unsigned char *)r->ln;
+	size_t i, l = r->ln_len;
 	char *dst;
-	uint64_t n = 0;
+	uint64_t n = 0, other = 0;
 
 	if (grow_text(r, l + 1) < 0)
 		return NW_ERR_MEMORY;
 	dst = r->text + r->text_len;
-	/* The usual line is printable bytes only (33..126): test that eight bytes a step and
-	 * copy it whole; anything else takes the byte-by-byte path. */
-	uint64_t other = 0;
+	/* The usual line is printable bytes only (33..126): copy it eight bytes a step while
+	 * testing them, in one pass; anything else takes the byte-by-byte path, which
+	 * overwrites the copy. */
 	for (i = 0; i + 8 <= l; i += 8) {
 		uint64_t x;
 		memcpy(&x, s + i, 8);
+		memcpy(dst + i, &x, 8);
 		/* a byte below 33, or above 126 (exact for every byte value) */
 		other |= ((x - 0x2121212121212121ull) & ~x) | ((x + 0x0101010101010101ull) | x);
 	}
 	other &= 0x8080808080808080ull;
-	for (; i < l; i++)
+	for (; i < l; i++) {
+		dst[i] = (char)s[i];
 		other |= (unsigned char)(s[i] - 33) > 93;
+	}
 	if (!other) {
-		memcpy(dst, s, l);
 		r->text_len += l;
 		return (int64_t)l;
 	}
@@ -208,12 +280,48 @@ static int64_t append_clean(nw_reader_t *r, int *bad)
 
 /* ---------------------------------------------------------------- parsing */
 
+/* The record rec, the last in the arena, from 2-bit text back to plain text (upper case,
+ * which is all that count_chars and encode look at), in place. Going down from the last
+ * residue, residue k is read from byte k / 4 and then written to byte k; the residues
+ * still to come are read from bytes below k, which are not written yet. */
+static int unpack_record(nw_reader_t *r, nw_rec_t *rec)
+{
+	uint8_t *p;
+	uint64_t k;
+
+	if (grow_text(r, rec->len) < 0)
+		return NW_ERR_MEMORY;
+	p = (uint8_t *)r->text + rec->seq;
+	for (k = rec->len; k-- > 0;)
+		p[k] = (uint8_t)"ACGT"[nw_pack2_code(p, k)];
+	r->text_len = rec->seq + rec->len;
+	rec->packed = 0;
+	return 0;
+}
+
+/* Append the current line to the 2-bit record rec, the last in the arena. 1: appended;
+ * 0: the line is not A/C/G/T only, so the record is plain text now and the line is left
+ * for append_clean; or NW_ERR_MEMORY. */
+static int append_packed(nw_reader_t *r, nw_rec_t *rec)
+{
+	if (grow_text(r, r->ln_len / 4 + 2) < 0)
+		return NW_ERR_MEMORY;
+	if (nw_pack2_text((uint8_t *)r->text + rec->seq, rec->len, r->ln, r->ln_len) < 0)
+		return unpack_record(r, rec);
+	r->text_len = rec->seq + (rec->len + r->ln_len + 3) / 4;
+	return 1;
+}
+
 /* Sequence line(s) of the record rec: append and enforce the length limit. */
 static int add_seq_line(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errlen)
 {
 	char namebuf[96];
-	int bad = 0;
-	int64_t n = append_clean(r, &bad);
+	int bad = 0, ret = 0;
+	int64_t n;
+
+	if (rec->packed)
+		ret = append_packed(r, rec);
+	n = ret > 0 ? (int64_t)r->ln_len : ret < 0 ? ret : append_clean(r, &bad);
 
 	if (n == NW_ERR_MEMORY)
 		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory reading " REC_FMT,
@@ -238,7 +346,8 @@ static int add_qual_line(nw_reader_t *r, nw_rec_t *rec, uint64_t *qlen, char *er
 	char namebuf[96], bb[8];
 	int bad = 0;
 	int64_t n = append_clean(r, &bad);
-	uint64_t i;
+	const unsigned char *q;
+	uint64_t i, x, top = 0;
 
 	if (n == NW_ERR_MEMORY)
 		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory reading " REC_FMT,
@@ -248,12 +357,23 @@ static int add_qual_line(nw_reader_t *r, nw_rec_t *rec, uint64_t *qlen, char *er
 			    REC_FMT ": binary data (byte \\x%02X) in the quality at line %llu",
 			    REC_ARGS(r->text + rec->name, r->n_read), (unsigned)bad,
 			    (unsigned long long)r->lineno);
-	for (i = r->text_len - (uint64_t)n; i < r->text_len; i++)
-		if ((unsigned char)r->text[i] > '~')
-			return fail(r, NW_ERR_FORMAT, err, errlen,
-				    REC_FMT ": invalid quality character '%s' at line %llu",
-				    REC_ARGS(r->text + rec->name, r->n_read),
-				    show_byte(r->text[i], bb), (unsigned long long)r->lineno);
+	/* append_clean keeps the bytes above 127 (in a sequence they are reported by encode,
+	 * with their position); in a quality they are an error. Their top bit is set: look
+	 * for one eight bytes a step before finding it. */
+	q = (const unsigned char *)r->text + r->text_len - (uint64_t)n;
+	for (i = 0; i + 8 <= (uint64_t)n; i += 8) {
+		memcpy(&x, q + i, 8);
+		top |= x;
+	}
+	for (; i < (uint64_t)n; i++)
+		top |= q[i];
+	if (top & 0x8080808080808080ull)
+		for (i = 0; i < (uint64_t)n; i++)
+			if (q[i] > '~')
+				return fail(r, NW_ERR_FORMAT, err, errlen,
+					    REC_FMT ": invalid quality character '%s' at line %llu",
+					    REC_ARGS(r->text + rec->name, r->n_read),
+					    show_byte(q[i], bb), (unsigned long long)r->lineno);
 	*qlen += (uint64_t)n;
 	return 0;
 }
@@ -263,13 +383,10 @@ static int add_qual_line(nw_reader_t *r, nw_rec_t *rec, uint64_t *qlen, char *er
 static int read_fasta_body(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errlen)
 {
 	int ret;
-	kstring_t t;
 
 	while ((ret = next_line(r, err, errlen)) > 0) {
-		if (r->line.l > 0 && r->line.s[0] == '>') {
-			t = r->hdr, r->hdr = r->line, r->line = t; /* swap, no copy */
-			r->have_hdr = 1;
-			r->hdr_lineno = r->lineno;
+		if (r->ln_len > 0 && r->ln[0] == '>') {
+			r->have_hdr = 1; /* kept as the current line for read_record */
 			return 0;
 		}
 		if ((ret = add_seq_line(r, rec, err, errlen)) < 0)
@@ -295,9 +412,9 @@ static int read_fastq_body(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errl
 			return fail(r, NW_ERR_FORMAT, err, errlen,
 				    REC_FMT ": truncated FASTQ (end of input before the '+' line)",
 				    REC_ARGS(r->text + rec->name, r->n_read));
-		if (r->line.l > 0 && r->line.s[0] == '+')
+		if (r->ln_len > 0 && r->ln[0] == '+')
 			break;
-		if (r->line.l > 0 && (r->line.s[0] == '@' || r->line.s[0] == '>'))
+		if (r->ln_len > 0 && (r->ln[0] == '@' || r->ln[0] == '>'))
 			return fail(r, NW_ERR_FORMAT, err, errlen,
 				    REC_FMT ": truncated FASTQ (missing '+' line before line %llu)",
 				    REC_ARGS(r->text + rec->name, r->n_read),
@@ -345,19 +462,17 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 	const char *s;
 	int ret, fastq;
 
-	if (r->have_hdr) {
-		kstring_t t = r->line;
-		r->line = r->hdr, r->hdr = t;
-		r->have_hdr = 0;
-		hdr_line = r->hdr_lineno;
-	} else {
+	/* A FASTA header read ahead is the current line already (buf is untouched until
+	 * the next next_line). */
+	if (!r->have_hdr) {
 		do { /* blank lines between records are allowed */
 			if ((ret = next_line(r, err, errlen)) <= 0)
 				return ret;
-		} while (is_blank(&r->line));
-		hdr_line = r->lineno;
+		} while (is_blank(r->ln, r->ln_len));
 	}
-	s = r->line.s;
+	r->have_hdr = 0;
+	hdr_line = r->lineno;
+	s = r->ln;
 	if (s[0] != '>' && s[0] != '@') {
 		if (r->n_read == 0)
 			return fail(r, NW_ERR_FORMAT, err, errlen,
@@ -369,7 +484,7 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 			    show_byte(s[0], bb));
 	}
 	fastq = s[0] == '@';
-	for (i = 1; i < r->line.l; i++) {
+	for (i = 1; i < r->ln_len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if ((c < ' ' && c != '\t') || c == 127)
 			return fail(r, NW_ERR_FORMAT, err, errlen,
@@ -377,7 +492,7 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 				    "%llu, not FASTA or FASTQ",
 				    (long long)r->n_read + 1, (unsigned)c, (unsigned long long)hdr_line);
 	}
-	for (name_end = 1; name_end < r->line.l && !is_space((unsigned char)s[name_end]);)
+	for (name_end = 1; name_end < r->ln_len && !is_space((unsigned char)s[name_end]);)
 		name_end++;
 	if (name_end == 1)
 		return fail(r, NW_ERR_FORMAT, err, errlen, "record #%lld (line %llu) has no name",
@@ -399,6 +514,7 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 	r->text_len += name_end;
 	r->text[r->text_len - 1] = '\0';
 	rec.seq = r->text_len;
+	rec.packed = 1;
 
 	ret = fastq ? read_fastq_body(r, &rec, err, errlen) : read_fasta_body(r, &rec, err, errlen);
 	if (ret < 0)
@@ -430,17 +546,21 @@ nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r || !(r->path = strdup(path))) {
+	if (!r || !(r->path = strdup(path)) || !(r->buf = malloc(NW_BUF_MIN))) {
+		if (r)
+			free(r->path);
 		free(r);
 		snprintf(err, errlen, "cannot open '%s': out of memory", path);
 		return NULL;
 	}
 	errno = 0;
+	r->buf_cap = NW_BUF_MIN;
 	r->fp = bgzf_open(path, "r");
 	if (!r->fp) {
 		e = errno;
 		snprintf(err, errlen, "cannot open '%s': %s", path,
 			 e ? strerror(e) : "unknown error");
+		free(r->buf);
 		free(r->path);
 		free(r);
 		return NULL;
@@ -477,18 +597,50 @@ int64_t nw_reader_fill(nw_reader_t *r, int64_t max_records, uint64_t max_residue
 
 void nw_reader_count_chars(const nw_reader_t *r, uint64_t counts[256])
 {
-	uint64_t local[256] = { 0 };
+	uint64_t local[256] = { 0 }, bytes[256] = { 0 };
 	int64_t i;
-	int c;
+	int c, j;
 
 	for (i = 0; i < r->n_pend; i++) {
-		const unsigned char *s = (const unsigned char *)r->text + r->pend[i].seq;
-		uint64_t k, len = r->pend[i].len;
-		for (k = 0; k < len; k++)
-			local[s[k]]++;
+		const nw_rec_t *rec = &r->pend[i];
+		const unsigned char *s = (const unsigned char *)r->text + rec->seq;
+		uint64_t k, len = rec->len;
+		if (!rec->packed) {
+			for (k = 0; k < len; k++)
+				local[s[k]]++;
+			continue;
+		}
+		/* 2-bit text: whole bytes (four residues) by value, then the last residues */
+		for (k = 0; k < len / 4; k++)
+			bytes[s[k]]++;
+		for (k = len / 4 * 4; k < len; k++)
+			local[(unsigned char)"ACGT"[nw_pack2_code(s, k)]]++;
 	}
 	for (c = 0; c < 256; c++)
+		for (j = 0; j < 4; j++)
+			local[(unsigned char)"ACGT"[c >> (2 * j) & 3]] += bytes[c];
+	for (c = 0; c < 256; c++)
 		counts[c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c] += local[c];
+}
+
+/* Codes of the text s through table: len when every character is valid, else the
+ * position of the first invalid one. */
+static uint32_t encode_text(const int8_t table[256], const unsigned char *s, uint32_t len,
+			    uint8_t *codes)
+{
+	int8_t any = 0;
+	uint32_t k;
+
+	for (k = 0; k < len; k++) {
+		int8_t v = table[s[k]];
+		codes[k] = (uint8_t)v;
+		any |= v; /* negative once any character is invalid */
+	}
+	if (any >= 0)
+		return len;
+	for (k = 0; table[s[k]] >= 0;)
+		k++;
+	return k;
 }
 
 int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err,
@@ -524,29 +676,29 @@ int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err
 	for (i = 0; i < r->n_pend; i++) {
 		const nw_rec_t *rec = &r->pend[i];
 		const unsigned char *s = (const unsigned char *)r->text + rec->seq;
-		int8_t any = 0;
-		uint64_t k;
+		const char *name = r->text + rec->name;
+		const char *qual = rec->has_qual ? r->text + rec->qual : NULL;
+		uint32_t len = (uint32_t)rec->len;
+		uint32_t k;
 
-		for (k = 0; k < rec->len; k++) {
-			int8_t v = table[s[k]];
-			r->codes[k] = (uint8_t)v;
-			any |= v; /* negative once any character is invalid */
+		if (rec->packed && a == NW_ALPHA_DNA) {
+			/* 2-bit text is the byte image of the batch's 2-bit words: a copy */
+			ret = nw_batch_push_pack2(out, name, s, len, qual);
+		} else {
+			if (rec->packed) /* protein: A, C, G and T are valid letters there too */
+				for (k = 0; k < len; k++)
+					r->codes[k] = (uint8_t)table[(unsigned char)"ACGT"[nw_pack2_code(s, k)]];
+			else if ((k = encode_text(table, s, len, r->codes)) < len)
+				return fail(r, NW_ERR_FORMAT, err, errlen,
+					    REC_FMT ": invalid character '%s' at position %llu for the "
+					    "%s alphabet",
+					    REC_ARGS(name, out->first_record + i), show_byte(s[k], bb),
+					    (unsigned long long)k + 1, nw_alphabet_name(a));
+			ret = nw_batch_push(out, name, r->codes, len, qual);
 		}
-		if (any < 0) {
-			for (k = 0; table[s[k]] >= 0;)
-				k++;
-			return fail(r, NW_ERR_FORMAT, err, errlen,
-				    REC_FMT ": invalid character '%s' at position %llu for the %s "
-				    "alphabet",
-				    REC_ARGS(r->text + rec->name, out->first_record + i),
-				    show_byte(s[k], bb), (unsigned long long)k + 1,
-				    nw_alphabet_name(a));
-		}
-		ret = nw_batch_push(out, r->text + rec->name, r->codes, (uint32_t)rec->len,
-				    rec->has_qual ? r->text + rec->qual : NULL);
 		if (ret < 0)
 			return fail(r, ret, err, errlen, "out of memory packing " REC_FMT,
-				    REC_ARGS(r->text + rec->name, out->first_record + i));
+				    REC_ARGS(name, out->first_record + i));
 	}
 	r->n_pend = 0;
 	r->text_len = 0;
@@ -571,8 +723,7 @@ void nw_reader_close(nw_reader_t *r)
 		return;
 	if (r->fp)
 		bgzf_close(r->fp);
-	free(r->line.s);
-	free(r->hdr.s);
+	free(r->buf);
 	free(r->pend);
 	free(r->text);
 	free(r->codes);
