@@ -346,12 +346,13 @@ static void random_sets(scoring_t *S, nw_mode_t mode)
 		}
 		set_free(&s);
 		/* near-identical pairs between unrelated flanks (reads in their windows): narrow
-		 * bands for the reverse pass, whose stripes then sweep only column windows; lengths
-		 * from one stripe to many */
+		 * bands for the reverse pass, whose stripes then sweep only column windows (a third
+		 * of the pairs have no flanks: narrower still); lengths from one stripe to many */
 		set_init(&s, S->sc.alphabet);
-		for (int i = 0; i < (quick >= 2 ? 6 : quick ? 30 : 160); i++) {
-			uint32_t core = (uint32_t)rnd(1, rnd(0, 2) ? 300 : 2500), fq = (uint32_t)rnd(0, 3) * (uint32_t)rnd(0, 20),
-				 fr = (uint32_t)rnd(0, 60), tail = (uint32_t)rnd(0, 1) * (uint32_t)rnd(0, 40);
+		for (int i = 0; i < (quick >= 2 ? 10 : quick ? 30 : 160); i++) {
+			const uint32_t flanks = (uint32_t)rnd(0, 2) != 0;
+			uint32_t core = (uint32_t)rnd(1, rnd(0, 2) ? 300 : 2500), fq = flanks * (uint32_t)rnd(0, 3) * (uint32_t)rnd(0, 20),
+				 fr = flanks * (uint32_t)rnd(0, 60), tail = (uint32_t)rnd(0, 1) * (uint32_t)rnd(0, 40);
 			uint8_t *c = a + fq; /* query: flank, core, tail */
 			rand_seq(a, fq + core + tail, kind);
 			uint32_t rl = fr;
@@ -674,10 +675,37 @@ static int scorings(scoring_t S[3], int gm)
 	return ok;
 }
 
+/* Near-identical pairs without flanks in local mode under thin batch shapes: the reverse
+ * pass's bands are a few diagonals wide, so its stripes (many, of 8 to 80 rows) sweep
+ * narrow column windows that move across the whole reference. */
+static void narrow_band_sets(scoring_t *S)
+{
+	enum { CAP = 4000 };
+	static uint8_t a[CAP], b[CAP];
+	static const nw_emul_shape_t thin[] = {{1, 8, 0, 0}, {2, 16, 0, 0}, {4, 20, 0, 0}};
+	nw_align_params_t p = {NW_MODE_LOCAL, &S->sc, 0, 0};
+	char label[160];
+	for (int x = 0; x < 3; x++) {
+		emul = thin[x];
+		set_t s;
+		set_init(&s, S->sc.alphabet);
+		for (int i = 0; i < 12; i++) {
+			uint32_t core = (uint32_t)rnd(100, 800);
+			rand_seq(a, core, S->kinds[0]);
+			uint32_t rl = mutate(a, core, b, CAP, rnd(0, 3), S->kinds[0]);
+			set_add(&s, a, core, b, rl);
+		}
+		snprintf(label, sizeof label, "narrow bands %s local G %d R %d", S->name, emul.G, emul.R);
+		run_set(label, &s, &p);
+		set_free(&s);
+	}
+}
+
 /* --emulated: the random sets (smallest sizes) through the kernels' thread logic on the
  * host (nw_gpu_align_emulated), no device needed; each set takes one of the shapes below
  * in turn, so that every run covers batch groups from 1 to 32 threads, R from 8 to 32,
- * and the long kernel with several tiles a row (32 and 64-bit lanes) or one. */
+ * and the long kernel with several tiles a row (32 and 64-bit lanes) or one; then the
+ * narrow-band sets. */
 static int emulated_main(void)
 {
 	static const nw_emul_shape_t shapes[] = {{2, 16, 0, 0}, {1, 8, 0, 0}, {0, 0, 256, 0}, {4, 20, 0, 0},
@@ -708,6 +736,8 @@ static int emulated_main(void)
 					       mode_name(modes[m]), S[si].sc.gap_open, S[si].sc.gap_extend, emul.G, emul.R);
 				random_sets(&S[si], modes[m]);
 			}
+	if (scorings(S, 0))
+		for (int si = 0; si < 3; si += 2) narrow_band_sets(&S[si]);
 	nw_workspace_free(ws);
 	return tu_finish("gpu_diff --emulated");
 }
