@@ -426,6 +426,56 @@ static void test_reader_formats(void)
  * other than A/C/G/T in a later line (the record leaves 2-bit text), one line longer than
  * the read buffer; plain and gzip, DNA and protein, in batches of 7 records, checked
  * residue by residue. */
+/* A line end (LF or CRLF) on each byte around the ends of the first blocks the reader
+ * decodes (64 KiB each for a plain file) and of its first buffer (128 KiB): the record
+ * before it and the one after keep their lengths, names and residues. */
+static void test_reader_line_ends(void)
+{
+	static const size_t ends[] = { (size_t)64 << 10, (size_t)128 << 10, (size_t)192 << 10 };
+	size_t cap = ((size_t)192 << 10) + 64;
+	char *file = malloc(cap);
+	uint8_t *codes = malloc(cap);
+	const char *path = NULL; /* one temporary file, rewritten for each case */
+	int bad = 0;
+
+	for (int e = 0; e < 3; e++)
+		for (int crlf = 0; crlf < 2; crlf++)
+			for (int d = -4; d <= 4; d++) {
+				/* ">a\n", then L residues and the line end, whose last byte is at
+				 * offset ends[e] + d - 1 */
+				size_t L = ends[e] + (size_t)d - 3 - (size_t)(crlf + 1), len = 0, k;
+				len += (size_t)snprintf(file, cap, ">a\n");
+				for (k = 0; k < L; k++)
+					file[len++] = "ACGT"[(k * 7 + (size_t)d) % 4];
+				len += (size_t)snprintf(file + len, cap - len, "%s>b\nACGTN%s", crlf ? "\r\n" : "\n",
+							crlf ? "\r\n" : "\n");
+				if (!path) {
+					path = write_tmp(file, len, 0);
+				} else {
+					FILE *f = fopen(path, "wb");
+					if (!f || fwrite(file, 1, len, f) != len || fclose(f) != 0)
+						exit(1);
+				}
+				nw_reader_t *r = nw_reader_open(path, err, sizeof(err));
+				nw_batch_t b;
+				nw_batch_init(&b, NW_ALPHA_DNA);
+				int64_t n = r ? nw_reader_fill(r, 10, 0, err, sizeof(err)) : -1;
+				if (n != 2 || nw_reader_encode(r, NW_ALPHA_DNA, &b, err, sizeof(err)) != 0 || b.n != 2 ||
+				    b.len[0] != L || b.len[1] != 5 || strcmp(nw_batch_name(&b, 1), "b") != 0) {
+					bad++;
+				} else {
+					nw_batch_unpack(&b, 0, codes);
+					for (k = 0; k < L; k++)
+						bad += codes[k] != (k * 7 + (size_t)d) % 4;
+				}
+				nw_batch_free(&b);
+				nw_reader_close(r);
+			}
+	CHECK(bad == 0, "line ends at block and buffer edges: %d files read wrong", bad);
+	free(file);
+	free(codes);
+}
+
 static void test_reader_blocks(void)
 {
 	enum { NREC = 3000, LONG = 1500 };
@@ -668,6 +718,7 @@ int main(void)
 	test_pack2();
 	test_reader_formats();
 	test_reader_blocks();
+	test_reader_line_ends();
 	test_reader_errors();
 	test_real_data();
 	for (i = 0; i < n_tmp; i++) {
