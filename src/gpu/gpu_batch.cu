@@ -34,19 +34,10 @@
 #include "gpu_internal.cuh"
 
 #define NW_BK_THREADS 128
-/* A group's scratch slot: the scorer words of columns 0..ncap, then, from the next even
- * word, H and F below the stripe at each column (nw_hf: one 8-byte load or store a step),
- * then one spare pair, which the loads one column ahead read after the last column
- * (nw_bthread::step). Slots are an even number of words, so every pair is aligned. */
-#define NW_SLOT_BORDER(ncap) (((int64_t)(ncap) + 2) & ~(int64_t)1)
-#define NW_SLOT_WORDS(ncap) (NW_SLOT_BORDER(ncap) + 2 * ((int64_t)(ncap) + 2))
-
-/* H and F of a cell below a stripe. */
-template <class V>
-struct __align__(8) nw_hf {
-	V h, f;
-};
-
+/* A group's scratch slot: the scorer words of columns 0..ncap, then H and F below the
+ * stripe at each column, then two spare words, which the loads one column ahead read
+ * after the last column (nw_bthread::step). */
+#define NW_SLOT_WORDS(ncap) (3 * ((int64_t)(ncap) + 1) + 2)
 
 /* Kernel classes: the template parameter that changes the inner loop. */
 enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2 };
@@ -108,7 +99,7 @@ struct nw_bthread {
 	V neg_oe, neg_e;
 	SC sc;
 	uint32_t *cols;  /* cols[j]: scorer word of column j */
-	nw_hf<V> *border; /* border[j]: H and F below the stripe at column j */
+	V *border;       /* border[2j], border[2j+1]: H and F below the stripe at column j */
 	V *snap;         /* my snapshot (NW_SNAP_WORDS) */
 	/* stripe */
 	int s;
@@ -181,7 +172,7 @@ struct nw_bthread {
 			}
 		}
 		cols = slot;
-		border = (nw_hf<V> *)(slot + NW_SLOT_BORDER(p.ncap));
+		border = (V *)(slot + p.ncap + 1);
 	}
 
 	/* Columns [lo, hi] of stripe s_ (hi < lo: none): the union of the lanes' windows,
@@ -223,10 +214,9 @@ struct nw_bthread {
 		window(s_ - 1, plo, phi);
 		window(s_, lo, hi);
 		for (int32_t j = (phi + 1 > lo ? phi + 1 : lo) + t; j <= hi; j += G) {
-			nw_hf<V> b;
-			b.h = outside(s_ * SR, j);
-			b.f = L::add(b.h, neg_oe);
-			border[j] = b;
+			const V h = outside(s_ * SR, j);
+			border[2 * j] = h;
+			border[2 * j + 1] = L::add(h, neg_oe);
 		}
 	}
 	/* Steps of stripe s (0 once the group's problems are done). */
@@ -274,17 +264,14 @@ struct nw_bthread {
 		} else { /* thread 0: H[i0 - 1][jlo - 1], on the band, from the stripe above */
 			int32_t plo, phi;
 			window(s - 1, plo, phi);
-			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[jlo - 1].h : outside(i0 - 1, jlo - 1);
+			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[2 * (jlo - 1)] : outside(i0 - 1, jlo - 1);
 		}
 		if (TRACK) tr.reset();
 		top_h = L::splat(nw_top_border(ru, O, E, jlo));
 		top_step = L::splat(ru.top_gap ? -E : 0);
 		cw_next = jhi >= jlo ? cols[jlo] : 0;
 		bh_next = bf_next = 0;
-		if (t == 0 && s > 0 && jhi >= jlo) {
-			const nw_hf<V> b = border[jlo];
-			bh_next = b.h, bf_next = b.f;
-		}
+		if (t == 0 && s > 0 && jhi >= jlo) bh_next = border[2 * jlo], bf_next = border[2 * jlo + 1];
 	}
 
 	/* Step k of the stripe: column j = jlo + k - t; hin/fin: what the thread above sent.
@@ -302,10 +289,7 @@ struct nw_bthread {
 		/* the next step's loads, issued now so that they land while this one computes
 		 * (after column jhi they read the slot's spare words: NW_SLOT_WORDS) */
 		cw_next = cols[j + 1];
-		if (ABOVE && t == 0 && s > 0) {
-			const nw_hf<V> b = border[j + 1];
-			bh_next = b.h, bf_next = b.f;
-		}
+		if (ABOVE && t == 0 && s > 0) bh_next = border[2 * j + 2], bf_next = border[2 * j + 3];
 		if (t == 0) {
 			if (!ABOVE || s == 0) {
 				hin = TOP0 ? L::splat(0) : top_h;
@@ -319,9 +303,8 @@ struct nw_bthread {
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (t == G - 1) {
 			if (BELOW && s < ns - 1) {
-				nw_hf<V> b;
-				b.h = hout, b.f = fout;
-				border[j] = b;
+				border[2 * j] = hout;
+				border[2 * j + 1] = fout;
 			} else if (!TRACK) {
 				for (int k2 = 0; k2 < LANES; k2++) {
 					int64_t v = L::lane(hout, k2);
@@ -473,8 +456,8 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 	nw_bparams_t p = p0;
 	const int G = p.G, gpw = 32 / G;
 	p.slot_words = NW_SLOT_WORDS(p.ncap);
-	std::vector<uint64_t> scratch((size_t)gpw * p.slot_words / 2); /* 8-byte pairs (nw_hf) */
-	p.scratch = (uint32_t *)scratch.data();
+	std::vector<uint32_t> scratch((size_t)gpw * p.slot_words);
+	p.scratch = scratch.data();
 	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
 	SC sc;
 	nw_make_sc(p, p.table, &sc);
@@ -546,12 +529,12 @@ static int nw_blocks_per_sm(nw_gpu_t *g, size_t smem, int *per_sm)
 	return 0;
 }
 
-/* per_sm: resident blocks an SM (nw_batch_warps_per_sm, whose first query also raised the
- * shared memory attribute), so that a launch makes no occupancy call of its own. */
 template <class SC, int R, int KC>
-static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p, int si, int per_sm)
+static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p, int si)
 {
 	const size_t smem = nw_batch_smem<SC, R>(p->G, p->ncodes);
+	int per_sm = 0;
+	NW_TRY((nw_blocks_per_sm<SC, R, KC>(g, smem, &per_sm)));
 	if (per_sm < 1) {
 		snprintf(g->err, g->errlen, "batch kernel type %d G %d R %d does not fit (%zu bytes of shared memory)",
 			 (int)SC::PROFILE, p->G, R, smem);
@@ -562,19 +545,16 @@ static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p, int si, int per_sm)
 	int64_t blocks = (nwi + wpb - 1) / wpb;
 	if (blocks > (int64_t)per_sm * g->n_sm) blocks = (int64_t)per_sm * g->n_sm;
 	p->slot_words = NW_SLOT_WORDS(p->ncap);
-	/* scratch: one slot per group in flight; fewer blocks when memory is short (asked only
-	 * when the stream's scratch must grow) */
+	/* scratch: one slot per group in flight; fewer blocks when memory is short */
 	nw_dbuf_t *scr = &g->scratch[si];
-	const size_t per_block = (size_t)wpb * gpw * p->slot_words * 4;
-	if ((size_t)blocks * per_block > scr->cap) {
-		const size_t avail = nw_gpu_mem_avail(g) + scr->cap;
-		if ((size_t)blocks * per_block > avail / 4) blocks = (int64_t)(avail / 4 / per_block);
-	}
+	size_t avail = nw_gpu_mem_avail(g) + scr->cap;
+	size_t per_block = (size_t)wpb * gpw * p->slot_words * 4;
+	if ((size_t)blocks * per_block > avail / 4) blocks = (int64_t)(avail / 4 / per_block);
 	if (blocks < 1) return nw_gpu_fail(g, cudaErrorMemoryAllocation, "batch scratch", __FILE__, __LINE__);
 	NW_TRY(nw_dbuf_reserve(g, scr, (size_t)blocks * per_block));
 	p->scratch = (uint32_t *)scr->p;
 	p->n_slots = blocks * wpb * gpw;
-	if (g->ev_start) {
+	if (g->ev_start) { /* the kernel time starts here (see nw_gpu_t::ev_start) */
 		NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->side[si]));
 		g->ev_start = false;
 	}
@@ -599,12 +579,12 @@ static int nw_occ_one(nw_gpu_t *g, int G, int ncodes)
 }
 
 template <class SC, int R>
-static int nw_launch_kc(nw_gpu_t *g, nw_bparams_t *p, int si, int per_sm)
+static int nw_launch_kc(nw_gpu_t *g, nw_bparams_t *p, int si)
 {
 	switch (nw_kclass(p->kind)) {
-	case NW_KC_LOCAL: return nw_launch_one<SC, R, NW_KC_LOCAL>(g, p, si, per_sm);
-	case NW_KC_REVLOCAL: return nw_launch_one<SC, R, NW_KC_REVLOCAL>(g, p, si, per_sm);
-	default: return nw_launch_one<SC, R, NW_KC_LASTROW>(g, p, si, per_sm);
+	case NW_KC_LOCAL: return nw_launch_one<SC, R, NW_KC_LOCAL>(g, p, si);
+	case NW_KC_REVLOCAL: return nw_launch_one<SC, R, NW_KC_REVLOCAL>(g, p, si);
+	default: return nw_launch_one<SC, R, NW_KC_LASTROW>(g, p, si);
 	}
 }
 
@@ -684,8 +664,8 @@ int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kind, int ncode
 struct nw_launch_f {
 	nw_gpu_t *g;
 	nw_bparams_t *p;
-	int si, per_sm;
-	template <class SC, int R> int run() { return nw_launch_kc<SC, R>(g, p, si, per_sm); }
+	int si;
+	template <class SC, int R> int run() { return nw_launch_kc<SC, R>(g, p, si); }
 };
 struct nw_emul_f {
 	const nw_bparams_t *p;
@@ -694,8 +674,7 @@ struct nw_emul_f {
 
 int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p, int si)
 {
-	const int per_sm = nw_batch_warps_per_sm(g, bk, R, p->G, p->kind, p->ncodes) / (NW_BK_THREADS / 32);
-	nw_launch_f f = {g, p, si, per_sm};
+	nw_launch_f f = {g, p, si};
 	int rc = nw_dispatch(bk, R, f);
 	if (rc == NW_ERR_INTERNAL && g->err) snprintf(g->err, g->errlen, "no batch kernel for type %d, R %d", bk, R);
 	return rc;
