@@ -79,8 +79,9 @@ static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, in
  * 50% of its stall samples, L2 56% busy, against 4% and 5% in the forward pass).
  * Measured on 1M read pairs (B), reverse pass: when column windows came (H200), G >= 4
  * 9.4 ms, G >= 2 10.0, G >= 1 14.2; with the column words staged (H200), G >= 4 7.3 ms,
- * G >= 2 6.7, G >= 1 6.8; with 8-byte border pairs, G >= 4 6.2-6.4 ms against G >= 2
- * 7.3-7.4 on an H100 and 6.0-6.2 against 6.2-6.3 on an H200 (3 rounds each). */
+ * G >= 2 6.7, G >= 1 6.8; then G >= 4 6.2-6.4 ms against G >= 2 7.3-7.4 on an H100 and
+ * 6.0-6.2 against 6.2-6.3 on an H200 (3 rounds each; a build that stored the border as
+ * 8-byte pairs, since reverted: B's passes did not change with them). */
 #define NW_BAND_GMIN 4
 
 /* NW_GPU_BAND_GMIN=g (benchmark hook): that floor instead of NW_BAND_GMIN. */
