@@ -1,15 +1,16 @@
 /* gpu_emul.cu: the kernels' thread logic replayed on the host for whole requests
  * (nw_gpu_align_emulated), so that tests check the batch kernel's steps, stripes, column
  * windows and 16-bit lanes, and the long kernel's tiles, borders and band skipping, without
- * a device.
+ * a device. One batch launch is replayed by nw_batch_emulate (the long kernel's twin,
+ * nw_long_emulate, stays beside it in gpu_long.cu).
  *
  * The request goes the engine's way (src/gpu/gpu_align.cu): a forward pass, then for local
  * and semiglobal alignments the reverse pass over the banded sub-problem from the forward
  * end (nw_rev_job). Every launch takes the one shape the caller names. Batch kernel:
  * items of two problems in 16-bit lanes where nw_fits allows (the 2-bit DNA scorer when
  * both sequences are 2-bit codes, else the table) paired by the planner's nw_make_items,
- * the rest, and the local results that may have wrapped, in 32 bits. Long kernel: every problem, 32-bit lanes where they fit
- * (the PRMT scorer for 2-bit DNA), else 64. The planner and the profile scorer are not
+ * the rest, and the local results that may have wrapped, in 32 bits. Long kernel: every
+ * problem, 32-bit lanes where they fit (the PRMT scorer for 2-bit DNA), else 64. The planner and the profile scorer are not
  * involved.
  */
 #include <algorithm>
@@ -17,7 +18,94 @@
 #include <string.h>
 #include <vector>
 
-#include "gpu_internal.cuh"
+#include "gpu_batch.cuh"
+
+/* ---------------------------------------------------------------- host emulation */
+template <class SC, int R, int KC>
+static void nw_batch_emul(const nw_bparams_t &p0)
+{
+	typedef nw_bthread<SC, R, KC> T;
+	typedef typename T::V V;
+	nw_bparams_t p = p0;
+	const int G = p.G, gpw = 32 / G;
+	p.slot_words = NW_SLOT_WORDS(p.ncap);
+	std::vector<uint32_t> scratch((size_t)gpw * p.slot_words);
+	p.scratch = scratch.data();
+	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
+	SC sc;
+	nw_make_sc(p, p.table, &sc);
+	std::vector<T> th(32);
+	typedef typename T::L L;
+	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, R)), hout(32), fout(32), hin(32), fin(32);
+	std::vector<uint4> prof(SC::PROFILE ? nw_sc_prof::bytes(p.ncodes, G, R) / 16 + 1 : 1);
+	for (int64_t wi = 0; wi < nwi; wi++) {
+		int32_t nw_s = 0;
+		for (int l = 0; l < 32; l++) {
+			T &x = th[l];
+			SC scl = sc;
+			nw_setup_prof(scl, (char *)prof.data(), p.ncodes, G, R, l % G);
+			x.init(p, scl, wi * gpw + l / G, l % G, p.scratch + (l / G) * p.slot_words,
+			       &snaps[l * NW_SNAP_WORDS(L, R)]);
+			x.stage_cols(p);
+		}
+		for (int l = 0; l < 32; l++) nw_s = th[l].ns > nw_s ? th[l].ns : nw_s;
+		for (int s = 0; s < nw_s; s++) {
+			for (int l = 0; l < 32; l++) th[l].fill_border(s);
+			int32_t nw_k = 0, kme = INT32_MAX;
+			for (int l = 0; l < 32; l++) {
+				th[l].begin(p, s, l < G), hout[l] = fout[l] = 0;
+				nw_k = std::max(nw_k, th[l].steps());
+				kme = std::min(kme, th[l].main_end());
+			}
+			/* the kernel's phases (nw_steps), each step by every lane */
+			const int32_t k0 = T::BAND ? nw_k : std::min(G - 1, nw_k), k1 = std::max(k0, kme);
+			const bool above = s > 0, below = s + 1 < nw_s;
+			for (int32_t k = 0; k < nw_k; k++) {
+				for (int l = 0; l < 32; l++) {
+					int src = (l % G) ? l - 1 : l; /* __shfl_up_sync(.., 1, G) */
+					hin[l] = hout[src];
+					fin[l] = fout[src];
+				}
+				for (int l = 0; l < 32; l++) {
+					T &x = th[l];
+					if (k < k0 || k >= k1) x.template step<true, true, true>(k, hin[l], fin[l], hout[l], fout[l]);
+					else if (!above && below) x.template step<false, false, true>(k, hin[l], fin[l], hout[l], fout[l]);
+					else if (!above) x.template step<false, false, false>(k, hin[l], fin[l], hout[l], fout[l]);
+					else if (below) x.template step<false, true, true>(k, hin[l], fin[l], hout[l], fout[l]);
+					else x.template step<false, true, false>(k, hin[l], fin[l], hout[l], fout[l]);
+				}
+			}
+			for (int l = 0; l < 32; l++) th[l].end();
+		}
+		for (int l = 0; l < 32; l++) {
+			if (T::TRACK && l % G == 0)
+				for (int u = 1; u < G; u++)
+					for (int k = 0; k < T::LANES; k++) nw_cand_merge(th[l].cand[k], th[l + u].cand[k]);
+			if (th[l].writer()) th[l].write(p);
+		}
+	}
+}
+
+template <class SC, int R>
+static void nw_emul_kc(const nw_bparams_t *p)
+{
+	switch (nw_kclass(p->kind)) {
+	case NW_KC_LOCAL: nw_batch_emul<SC, R, NW_KC_LOCAL>(*p); break;
+	case NW_KC_REVLOCAL: nw_batch_emul<SC, R, NW_KC_REVLOCAL>(*p); break;
+	default: nw_batch_emul<SC, R, NW_KC_LASTROW>(*p); break;
+	}
+}
+
+struct nw_emul_f {
+	const nw_bparams_t *p;
+	template <class SC, int R> int run() { nw_emul_kc<SC, R>(p); return 0; }
+};
+
+void nw_batch_emulate(int bk, int R, const nw_bparams_t *p)
+{
+	nw_emul_f f = {p};
+	nw_dispatch(bk, R, f);
+}
 
 namespace {
 

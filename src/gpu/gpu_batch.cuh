@@ -1,0 +1,483 @@
+/* gpu_batch.cuh: the batch kernel for short and medium pairs (inter-pair parallelism).
+ *
+ * A group of G threads (G divides 32) aligns one work item: two DP problems in the two
+ * 16-bit lanes of every register (nw_l16), or one problem in 32 bits (nw_l32). Thread t of
+ * the group owns query rows [t*R, t*R + R) of the current stripe of G*R rows and handles
+ * column j at step j + t; the last row of thread t reaches thread t+1 by __shfl_up_sync.
+ * Stripes below the first read their top row from a per-group border buffer written by
+ * the last thread of the stripe above. Problems are padded at the top so that the last
+ * query row of both lanes is the last row of the last stripe (see nw_row_pad).
+ *
+ * The kernel is persistent: each warp takes 32/G consecutive items (sorted by size, so
+ * the warp-uniform loop bounds waste little), then the next batch of items from a counter
+ * in global memory, so that warps that drew small items take more of them (the launch's
+ * tail is the largest batch, not the unlucky sum of a static share).
+ *
+ * Reverse local problems carry a band of diagonals that holds every path of their target
+ * score (src/band.h): each stripe then sweeps only the window of columns that its rows'
+ * band needs, and whatever enters from outside the window is the score of a path of gaps
+ * only, which is never above the true value (see nw_bthread::outside). The cells on the
+ * band keep their values, so the cells that reach the target are found as before.
+ *
+ * With the profile scorer (nw_sc_prof) all items of a batch align one query: group 0
+ * builds the stripe's profile in begin(), and a warp barrier separates that from the
+ * steps of every group.
+ *
+ * nw_bthread holds all per-thread logic; the kernel adds only shuffles, and
+ * nw_batch_emulate() (gpu_emul.cu) replays the same logic on the host (tests without a
+ * GPU). The launches (occupancy, scratch) are in gpu_batch.cu; nw_dispatch, at the end,
+ * picks the instance of a (scorer, R) for both.
+ */
+#ifndef NW_GPU_BATCH_CUH
+#define NW_GPU_BATCH_CUH
+#include <algorithm>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#include "gpu_internal.cuh"
+
+#define NW_BK_THREADS 128
+/* A group's scratch slot: the scorer words of columns 0..ncap, then H and F below the
+ * stripe at each column, then two spare words, which the loads one column ahead read
+ * after the last column (nw_bthread::step). */
+#define NW_SLOT_WORDS(ncap) (3 * ((int64_t)(ncap) + 1) + 2)
+
+/* Kernel classes: the template parameter that changes the inner loop. */
+enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2 };
+static int nw_kclass(int kind)
+{
+	return kind == NW_DP_LOCAL ? NW_KC_LOCAL : kind == NW_DP_REV_LOCAL ? NW_KC_REVLOCAL : NW_KC_LASTROW;
+}
+
+static NW_HD void nw_make_sc(const nw_bparams_t &p, const int32_t *tab, nw_sc_fast *sc)
+{
+	(void)tab;
+	sc->t0 = p.fast_t0;
+	sc->t1 = p.fast_t1;
+}
+static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab2 *sc) { sc->tab = tab; }
+static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab1<nw_l32> *sc) { sc->tab = tab; }
+static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_prof *sc) { sc->tab = tab; }
+
+/* Shared memory of a batch kernel instance: table, snapshots, profiles (one a warp). */
+template <class SC, int R>
+static size_t nw_batch_smem(int G, int ncodes)
+{
+	typedef typename SC::L L;
+	size_t b = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * NW_SNAP_WORDS(L, R) * sizeof(typename L::V);
+	if (SC::PROFILE) b += (size_t)(NW_BK_THREADS / 32) * nw_sc_prof::bytes(ncodes, G, R);
+	return b;
+}
+
+/* Profile hooks, no-ops for the other scorers. */
+template <int R, class SC>
+NW_HD void nw_build(const SC &, const int *) {}
+template <int R>
+NW_HD void nw_build(const nw_sc_prof &sc, const int *qc) { sc.build<R>(qc); }
+template <class SC>
+NW_HD void nw_setup_prof(SC &, char *, int, int, int, int) {}
+static NW_HD void nw_setup_prof(nw_sc_prof &sc, char *prof, int ncodes, int G, int R, int t)
+{
+	sc.setup(sc.tab, prof, ncodes, G, R, t);
+}
+
+template <class SC, int R, int KC>
+struct nw_bthread {
+	typedef typename SC::L L;
+	typedef typename L::V V;
+	enum { LANES = L::LANES };
+	static const bool RELU = KC == NW_KC_LOCAL;
+	static const bool TRACK = KC != NW_KC_LASTROW;
+	static const bool BAND = KC == NW_KC_REVLOCAL; /* column windows from the jobs' bands */
+	static const bool TOP0 = KC == NW_KC_LOCAL;    /* the top border is 0 (free end gaps) */
+
+	/* the group's item (lane 1 repeats lane 0 for one-lane types and single items) */
+	int t, G, SR;
+	int64_t item;
+	int32_t jid[2], m[2], n[2], P[2], N, ns;
+	int32_t dlo[2], dhi[2]; /* the lanes' bands (BAND) */
+	nw_job_t jb[2];
+	nw_dp_rules ru;
+	int32_t O, E;
+	V neg_oe, neg_e;
+	SC sc;
+	uint32_t *cols;  /* cols[j]: scorer word of column j */
+	V *border;       /* border[2j], border[2j+1]: H and F below the stripe at column j */
+	V *snap;         /* my snapshot (NW_SNAP_WORDS) */
+	/* stripe */
+	int s;
+	int32_t i0;      /* padded index of my first row */
+	int32_t jlo, jhi; /* the stripe's columns (all of them without a band) */
+	nw_sweep<SC, R, RELU> sw;
+	nw_tracker<L, R, true, int32_t> tr;
+	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
+	/* next column's scorer word and border values, loaded one step ahead */
+	uint32_t cw_next;
+	V bh_next, bf_next;
+	V top_h, top_step; /* thread 0 of stripe 0 (unless TOP0): H[0][j] of its next column, and
+			    * its change from one column to the next */
+
+	NW_HD int32_t lb(int32_t real) const
+	{
+		return real >= 1 ? (int32_t)nw_left_border(ru, O, E, real) : 0;
+	}
+	/* Codes of real row / column (1-based); -1 outside the problem. rcode always loads a
+	 * code of the problem (the index is clamped), so that stage_cols's loads need no
+	 * branch and can all be in flight at once. */
+	NW_HD int qcode(const nw_bparams_t &p, int k, int32_t real) const
+	{
+		return real >= 1 ? p.qcodes[jb[k].qbase + (int64_t)(real - 1) * jb[k].qstep] : -1;
+	}
+	NW_HD int rcode(const nw_bparams_t &p, int k, int32_t j) const
+	{
+		const int c = p.rcodes[jb[k].rbase + (int64_t)((j <= n[k] ? j : n[k]) - 1) * jb[k].rstep];
+		return j <= n[k] ? c : -1;
+	}
+
+	NW_HD void init(const nw_bparams_t &p, const SC &sc_, int64_t item_, int t_, uint32_t *slot,
+			V *snap_)
+	{
+		t = t_;
+		G = p.G;
+		SR = G * R;
+		sc = sc_;
+		snap = snap_;
+		ru = nw_rules(p.kind);
+		O = p.O;
+		E = p.E;
+		neg_oe = L::splat(-(O + E));
+		neg_e = L::splat(-E);
+		item = item_ < p.n_items && p.items[item_].a >= 0 ? item_ : -1;
+		N = ns = 0;
+		if (item >= 0) {
+			nw_item_t it = p.items[item];
+			jid[0] = it.a;
+			jid[1] = LANES > 1 ? it.b : it.a;
+			int32_t mx = 0;
+			for (int k = 0; k < 2; k++) {
+				jb[k] = p.jobs[jid[k]];
+				m[k] = (int32_t)jb[k].m;
+				n[k] = (int32_t)jb[k].n;
+				dlo[k] = jb[k].dlo;
+				dhi[k] = jb[k].dhi;
+				mx = m[k] > mx ? m[k] : mx;
+				N = n[k] > N ? n[k] : N;
+			}
+			ns = (mx + SR - 1) / SR;
+			for (int k = 0; k < 2; k++) {
+				P[k] = ns * SR - m[k];
+				if (TRACK) {
+					cand[k].v = INT64_MIN, cand[k].j = 0, cand[k].i = 0;
+				} else {
+					cand[k].v = ru.last_all ? lb(m[k]) : INT64_MIN;
+					cand[k].j = 0, cand[k].i = m[k];
+				}
+			}
+		}
+		cols = slot;
+		border = (V *)(slot + p.ncap + 1);
+	}
+
+	/* Columns [lo, hi] of stripe s_ (hi < lo: none): the union of the lanes' windows,
+	 * each lane's rows [fr, lr] needing [fr + dlo, lr + dhi]. Padding rows stand for row 0
+	 * (they copy the top border, whose cells up to dhi are on the band). */
+	NW_HD void window(int s_, int32_t &lo, int32_t &hi) const
+	{
+		lo = 1, hi = s_ < ns ? N : 0;
+		if (!BAND || s_ >= ns) return;
+		int64_t l = INT64_MAX, h = 0;
+		for (int k = 0; k < 2; k++) {
+			const int64_t fr = (int64_t)s_ * SR + 1 - P[k], lr = (int64_t)(s_ + 1) * SR - P[k];
+			int64_t klo = (fr > 0 ? fr : 0) + dlo[k], khi = (lr > 0 ? lr : 0) + dhi[k];
+			klo = klo > 1 ? klo : 1;
+			khi = khi < n[k] ? khi : n[k];
+			if (klo <= khi) l = klo < l ? klo : l, h = khi > h ? khi : h;
+		}
+		lo = h ? (int32_t)l : 1;
+		hi = (int32_t)h;
+	}
+	/* A value at most H[i][j] (padded row ip, column j >= 0) for cells outside the
+	 * window: the score of a path of gaps only from the origin (reverse local problems
+	 * have global borders), which the 16-bit bound of nw_fits already allows for. */
+	NW_HD V outside(int32_t ip, int32_t j) const
+	{
+		int64_t v[2];
+		for (int k = 0; k < 2; k++) {
+			const int64_t i = ip > P[k] ? (int64_t)ip - P[k] : 0;
+			v[k] = -(2 * (int64_t)O + (i + j) * E);
+		}
+		return L::pack2(v[0], v[1]);
+	}
+	/* Before stripe s_ (after a warp barrier): the border columns past the previous
+	 * stripe's window get the outside value of the row above. */
+	NW_HD void fill_border(int s_)
+	{
+		if (!BAND || s_ == 0 || s_ >= ns) return;
+		int32_t plo, phi, lo, hi;
+		window(s_ - 1, plo, phi);
+		window(s_, lo, hi);
+		for (int32_t j = (phi + 1 > lo ? phi + 1 : lo) + t; j <= hi; j += G) {
+			const V h = outside(s_ * SR, j);
+			border[2 * j] = h;
+			border[2 * j + 1] = L::add(h, neg_oe);
+		}
+	}
+	/* Steps of stripe s (0 once the group's problems are done). */
+	NW_HD int32_t steps() const { return s < ns && jhi >= jlo ? jhi - jlo + G : 0; }
+
+	/* The scorer words of every column, U columns a thread at a time: all their loads are
+	 * issued before the first is used. (One column at a time, each iteration waited for
+	 * its loads: ncu put 16% of the reverse pass's stall samples there with G = 2.) */
+	NW_HD void stage_cols(const nw_bparams_t &p)
+	{
+		enum { U = 4 };
+		for (int32_t j0 = 1 + t; j0 <= N; j0 += U * G) {
+			int a[U], b[U];
+#pragma unroll
+			for (int u = 0; u < U; u++) {
+				a[u] = rcode(p, 0, j0 + u * G);
+				b[u] = rcode(p, 1, j0 + u * G);
+			}
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				if (j0 + u * G <= N) cols[j0 + u * G] = sc.colword(a[u], b[u]);
+		}
+	}
+
+	/* Start stripe s_; build: this thread writes its rows of the profile (group 0). */
+	NW_HD void begin(const nw_bparams_t &p, int s_, bool build)
+	{
+		s = s_;
+		i0 = s * SR + t * R + 1;
+		if (s >= ns) return;
+		window(s, jlo, jhi);
+		const bool left = jlo == 1; /* the window starts at the left border */
+		int qc[R];
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+			int32_t ra = i0 + r - P[0], rb = i0 + r - P[1];
+			qc[r] = SC::PROFILE && !build ? -1 : qcode(p, 0, ra);
+			sw.q[r] = sc.row(qc[r], SC::PROFILE ? -1 : qcode(p, 1, rb));
+			sw.h[r] = !BAND || left ? L::pack2(lb(ra), lb(rb)) : outside(i0 + r, jlo - 1);
+			sw.e[r] = L::add(sw.h[r], neg_oe);
+		}
+		if (SC::PROFILE && build) nw_build<R>(sc, qc);
+		if (!BAND || left) {
+			sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
+		} else { /* thread 0: H[i0 - 1][jlo - 1], on the band, from the stripe above */
+			int32_t plo, phi;
+			window(s - 1, plo, phi);
+			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[2 * (jlo - 1)] : outside(i0 - 1, jlo - 1);
+		}
+		if (TRACK) tr.reset();
+		top_h = L::splat(nw_top_border(ru, O, E, jlo));
+		top_step = L::splat(ru.top_gap ? -E : 0);
+		cw_next = jhi >= jlo ? cols[jlo] : 0;
+		bh_next = bf_next = 0;
+		if (t == 0 && s > 0 && jhi >= jlo) bh_next = border[2 * jlo], bf_next = border[2 * jlo + 1];
+	}
+
+	/* Step k of the stripe: column j = jlo + k - t; hin/fin: what the thread above sent.
+	 * CHECK: the step tests whether my column is in the stripe (the first G - 1 steps, the
+	 * last ones, groups that are done); without it the caller knows (nw_steps).
+	 * ABOVE / BELOW: whether the warp's stripe may have one above (s > 0) or below
+	 * (s < nw_s - 1); false leaves out the border loads or stores. */
+	template <bool CHECK, bool ABOVE, bool BELOW>
+	NW_HD void step(int32_t k, V hin, V fin, V &hout, V &fout)
+	{
+		const int32_t j = k - t + jlo;
+		if (CHECK && (s >= ns || j < jlo || j > jhi)) return;
+		const uint32_t cw = cw_next;
+		const V bh = bh_next, bf = bf_next;
+		/* the next step's loads, issued now so that they land while this one computes
+		 * (after column jhi they read the slot's spare words: NW_SLOT_WORDS) */
+		cw_next = cols[j + 1];
+		if (ABOVE && t == 0 && s > 0) bh_next = border[2 * j + 2], bf_next = border[2 * j + 3];
+		if (t == 0) {
+			if (!ABOVE || s == 0) {
+				hin = TOP0 ? L::splat(0) : top_h;
+				if (!TOP0) top_h = L::add(top_h, top_step);
+				fin = L::add(hin, neg_oe);
+			} else {
+				hin = bh;
+				fin = bf;
+			}
+		}
+		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
+		if (t == G - 1) {
+			if (BELOW && s < ns - 1) {
+				border[2 * j] = hout;
+				border[2 * j + 1] = fout;
+			} else if (!TRACK) {
+				for (int k2 = 0; k2 < LANES; k2++) {
+					int64_t v = L::lane(hout, k2);
+					int32_t jlo = ru.last_all ? 0 : n[k2];
+					if (j >= jlo && j <= n[k2] && v > cand[k2].v) cand[k2].v = v, cand[k2].j = j;
+				}
+			}
+		}
+		if (TRACK) tr.see(sw.h, sw.colmax(), j, snap);
+	}
+	/* Steps [G - 1, main_end()) of the stripe find every thread of the group on a column
+	 * of its window (0: none do). */
+	NW_HD int32_t main_end() const { return s < ns && jhi >= jlo ? jhi - jlo + 1 : 0; }
+
+	NW_HD void end()
+	{
+		if (!TRACK || s >= ns) return;
+		for (int k = 0; k < LANES; k++) {
+			if (tr.bj[k] < 1) continue;
+			nw_cand c;
+			c.v = L::lane(tr.best, k);
+			c.j = tr.bj[k];
+			c.i = (int64_t)i0 + tr.row(k, snap) - P[k];
+			nw_cand_merge(cand[k], c);
+		}
+	}
+
+	/* The thread that writes: t == 0 after the group reduction (track), else t == G-1. */
+	NW_HD bool writer() const { return item >= 0 && (TRACK ? t == 0 : t == G - 1); }
+	NW_HD void write(const nw_bparams_t &p) const
+	{
+		for (int k = 0; k < LANES; k++) {
+			if (k == 1 && jid[1] == jid[0]) break;
+			nw_dp_out o;
+			o.score = cand[k].v;
+			o.i = cand[k].i;
+			o.j = cand[k].j;
+			o.overflow = RELU && L::BITS == 16 && cand[k].v >= p.ovf_limit;
+			o.pad_ = 0;
+			if (RELU && o.score <= 0) o.score = 0, o.i = o.j = 0;
+			p.out[jid[k]] = o;
+		}
+	}
+};
+
+/* Steps [k, kend) of a stripe, the row above each thread's first row by shuffle from the
+ * thread above. The steps between the first G - 1 and the group's last column, where every
+ * thread is on its window, skip the column test (CHECK false) and, knowing whether the
+ * stripe has one above and below, the border accesses it does not need; they are unrolled
+ * by 2 (B, DNA pairs, 4% faster, A, proteins, 3% on an H200). The banded reverse pass has
+ * short stripes whose groups sweep windows of different widths, so most of its steps would
+ * test their column anyway: it takes one loop of tested steps, unrolled by 2 (split in
+ * phases, it was 7 to 20% slower; with every loop unrolled, its R = 20 instance spilled
+ * and took twice as long). */
+template <class T, bool CHECK, bool ABOVE, bool BELOW>
+__device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, typename T::V &hout,
+					 typename T::V &fout)
+{
+	typedef typename T::V V;
+#pragma unroll(CHECK && !T::BAND ? 1 : 2)
+	for (; k < kend; k++) {
+		const V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
+		const V fin = __shfl_up_sync(0xffffffffu, fout, 1, G);
+		th.template step<CHECK, ABOVE, BELOW>(k, hin, fin, hout, fout);
+	}
+}
+
+template <class SC, int R, int KC>
+__global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparams_t p)
+{
+	typedef nw_bthread<SC, R, KC> T;
+	typedef typename T::V V;
+	typedef typename T::L L;
+	extern __shared__ __align__(16) int32_t nw_smem[];
+	int32_t *tab = nw_smem;
+	V *snaps = (V *)(nw_smem + NW_TAB_DIM * NW_TAB_DIM);
+	for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = p.table[x];
+	__syncthreads();
+	const int G = p.G, gpw = 32 / G, lane = threadIdx.x & 31, g = lane / G, t = lane % G;
+	SC sc;
+	nw_make_sc(p, tab, &sc);
+	if (SC::PROFILE) {
+		char *prof = (char *)(snaps + NW_BK_THREADS * NW_SNAP_WORDS(L, R));
+		nw_setup_prof(sc, prof + (threadIdx.x >> 5) * nw_sc_prof::bytes(p.ncodes, G, R), p.ncodes, G, R, t);
+	}
+	const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
+	V *snap = snaps + threadIdx.x * NW_SNAP_WORDS(L, R);
+	uint32_t *slot = p.scratch + (warp * gpw + g) * p.slot_words;
+	for (;;) {
+		unsigned wi0 = 0;
+		if (lane == 0) wi0 = atomicAdd(p.counter, 1u);
+		const int64_t wi = __shfl_sync(0xffffffffu, wi0, 0);
+		if (wi >= nwi) break;
+		T th;
+		th.init(p, sc, wi * gpw + g, t, slot, snap);
+		th.stage_cols(p);
+		__syncwarp();
+		const int32_t nw_s = __reduce_max_sync(0xffffffffu, (unsigned)th.ns);
+		for (int s = 0; s < nw_s; s++) {
+			if (T::BAND) {
+				th.fill_border(s);
+				__syncwarp();
+			}
+			th.begin(p, s, g == 0);
+			if (SC::PROFILE) __syncwarp(); /* group 0 wrote the profile */
+			const int32_t nw_k = __reduce_max_sync(0xffffffffu, (unsigned)th.steps());
+			V hout = 0, fout = 0;
+			if (T::BAND) {
+				nw_steps<T, true, true, true>(th, 0, nw_k, G, hout, fout);
+			} else {
+				const int32_t k0 = min(G - 1, nw_k);
+				const int32_t k1 = max(k0, (int32_t)__reduce_min_sync(0xffffffffu, (unsigned)th.main_end()));
+				nw_steps<T, true, true, true>(th, 0, k0, G, hout, fout);
+				if (s == 0) {
+					if (s + 1 < nw_s) nw_steps<T, false, false, true>(th, k0, k1, G, hout, fout);
+					else nw_steps<T, false, false, false>(th, k0, k1, G, hout, fout);
+				} else {
+					if (s + 1 < nw_s) nw_steps<T, false, true, true>(th, k0, k1, G, hout, fout);
+					else nw_steps<T, false, true, false>(th, k0, k1, G, hout, fout);
+				}
+				nw_steps<T, true, true, true>(th, k1, nw_k, G, hout, fout);
+			}
+			th.end();
+			__syncwarp();
+		}
+		if (T::TRACK) {
+			for (int k = 0; k < T::LANES; k++) {
+				for (int off = G >> 1; off > 0; off >>= 1) {
+					nw_cand o;
+					o.v = __shfl_xor_sync(0xffffffffu, th.cand[k].v, off, G);
+					o.j = __shfl_xor_sync(0xffffffffu, th.cand[k].j, off, G);
+					o.i = __shfl_xor_sync(0xffffffffu, th.cand[k].i, off, G);
+					nw_cand_merge(th.cand[k], o);
+				}
+			}
+		}
+		if (th.writer()) th.write(p);
+		__syncwarp();
+	}
+}
+
+/* One switch over (scorer, R) for both the launch and the emulation. */
+template <class F>
+static int nw_dispatch(int bk, int R, F f)
+{
+#define NW_R_CASE(SC, RR) \
+	case RR: return f.template run<SC, RR>();
+	if (bk == NW_BK_FAST16 || bk == NW_BK_TAB16) {
+		if (bk == NW_BK_FAST16) {
+			switch (R) {
+			NW_R_CASE(nw_sc_fast, 8) NW_R_CASE(nw_sc_fast, 12) NW_R_CASE(nw_sc_fast, 16)
+			NW_R_CASE(nw_sc_fast, 20) NW_R_CASE(nw_sc_fast, 24) NW_R_CASE(nw_sc_fast, 32)
+			}
+		} else {
+			switch (R) {
+			NW_R_CASE(nw_sc_tab2, 8) NW_R_CASE(nw_sc_tab2, 12) NW_R_CASE(nw_sc_tab2, 16)
+			NW_R_CASE(nw_sc_tab2, 20) NW_R_CASE(nw_sc_tab2, 24) NW_R_CASE(nw_sc_tab2, 32)
+			}
+		}
+	} else if (bk == NW_BK_TAB32) {
+		switch (R) { NW_R_CASE(nw_sc_tab1<nw_l32>, 8) NW_R_CASE(nw_sc_tab1<nw_l32>, 16) }
+	} else if (bk == NW_BK_PROF16) {
+		switch (R) {
+		NW_R_CASE(nw_sc_prof, 8) NW_R_CASE(nw_sc_prof, 16) NW_R_CASE(nw_sc_prof, 24) NW_R_CASE(nw_sc_prof, 32)
+		}
+	}
+#undef NW_R_CASE
+	return NW_ERR_INTERNAL;
+}
+
+#endif
