@@ -5,7 +5,8 @@
  *   gpu_align.cu   nw_gpu_align: DP problems (forward and reverse passes), routing to the
  *                  16-bit / 32-bit batch kernels and the long-pair kernel, results
  *   gpu_plan.cu    the batch planner: sorting, items, launches and their shapes
- *   gpu_batch.cu   batch kernel: groups of G threads, two pairs per group in 16-bit lanes
+ *   gpu_batch.cu   batch kernel launches (the kernel and its thread logic in gpu_batch.cuh:
+ *                  groups of G threads, two pairs per group in 16-bit lanes)
  *   gpu_emul.cu    nw_gpu_align_emulated: the batch and long kernels replayed on the host
  *   gpu_long.cu    long-pair kernel: 32R x TC tiles, tile rows as a staircase in one launch
  *   gpu_top.cu     --top: each query's best results ranked on the device
