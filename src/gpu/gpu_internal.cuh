@@ -9,6 +9,7 @@
  *                  groups of G threads, two pairs per group in 16-bit lanes)
  *   gpu_emul.cu    nw_gpu_align_emulated: the batch and long kernels replayed on the host
  *   gpu_long.cu    long-pair kernel: 32R x TC tiles, tile rows as a staircase in one launch
+ *                  (thread logic in long_dp.cuh)
  *   gpu_top.cu     --top: each query's best results ranked on the device
  *   gpu_path.cu    path problems in batches: kernels, shapes, device or emulated runs
  *                  (thread logic in path_dp.cuh; gpu_path.cuh for the driver)

@@ -1,0 +1,399 @@
+/* long_dp.cuh: the long kernel's thread logic: the thread types (nw_lthread), a tile's
+ * sweep with its borders in global memory, and the bounds that banded passes start from.
+ * Included by gpu_long.cu, whose comment describes the tiles, the two launch forms and the
+ * border buffers; the kernels and the host side are there, the emulation too.
+ */
+#ifndef NW_LONG_DP_CUH
+#define NW_LONG_DP_CUH
+
+#include "gpu_internal.cuh"
+
+#ifndef NW_LONG_WARPS /* a build may set it to measure other block sizes (bench/RESULTS.md) */
+#define NW_LONG_WARPS 2 /* tiles (warps) per block */
+#endif
+#define NW_LONG_STAIR_ROWS_PER_SM 2 /* the staircase up to this many tile rows an SM */
+#define NW_LONG_DIAG_BLOCKS 16 /* anti-diagonal kernel: blocks an SM (64 registers a thread), so that
+				* the longest anti-diagonal of 1 Mb x 1 Mb (3,906 tiles, 1,953 blocks)
+				* runs in one wave on 132 SMs */
+#define NW_LONG_BAND_BLOCKS 4  /* the same for the banded reverse local pass, whose launches hold
+				* the few tiles of the band: registers for a step without branches */
+
+/* A load of data another SM wrote during this launch: from L2, not a stale L1 line. */
+template <class V>
+NW_HD V nw_ld_cg(const V *p)
+{
+#ifdef __CUDA_ARCH__
+	return __ldcg(p);
+#else
+	return *p;
+#endif
+}
+
+/* Relaxed (strong, gpu-scope) 64-bit accesses: a naturally aligned 64-bit access is
+ * single-copy atomic, so a reader sees both halves of one store or neither. */
+NW_HD uint64_t nw_ld_relaxed64(const uint64_t *p)
+{
+#ifdef __CUDA_ARCH__
+	uint64_t v;
+	asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+#else
+	return *p;
+#endif
+}
+/* The store only where on is true, as one predicated instruction: no branch in a step. */
+NW_HD void nw_st_relaxed64_if(bool on, uint64_t *p, uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+	asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %2, 0;\n\t@q st.relaxed.gpu.global.u64 [%0], %1;\n\t}"
+		     :
+		     : "l"(p), "l"(v), "r"((uint32_t)on)
+		     : "memory");
+#else
+	if (on) *p = v;
+#endif
+}
+
+/* p[0] = a, p[1] = b where on is true, as one predicated vector store on the device (no
+ * branch in a step); p is aligned to the pair's size. */
+template <class V>
+NW_HD void nw_st_pair_if(bool on, V *p, V a, V b)
+{
+#ifdef __CUDA_ARCH__
+	if (sizeof(V) == 4)
+		asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %0, 0;\n\t@q st.global.v2.u32 [%1], {%2, %3};\n\t}"
+			     :
+			     : "r"((uint32_t)on), "l"(p), "r"((uint32_t)a), "r"((uint32_t)b)
+			     : "memory");
+	else
+		asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %0, 0;\n\t@q st.global.v2.u64 [%1], {%2, %3};\n\t}"
+			     :
+			     : "r"((uint32_t)on), "l"(p), "l"((uint64_t)a), "l"((uint64_t)b)
+			     : "memory");
+#else
+	if (on) p[0] = a, p[1] = b;
+#endif
+}
+
+/* A lower bound of H[i][j] in a pass with global borders (the reverse passes): the path
+ * along the top border to column j, then down column j to row i. Padding rows (i <= 0)
+ * copy the top border. */
+NW_HD int64_t nw_long_bound(const nw_dp_rules &ru, int64_t O, int64_t E, int64_t i, int64_t j)
+{
+	if (i <= 0) return nw_top_border(ru, O, E, j);
+	return nw_top_border(ru, O, E, j) + nw_left_border(ru, O, E, i);
+}
+
+/* One thread of a long kernel: lane type L, kernel class KC (0 local, 1 reverse local, 2
+ * last row), scorer SC (nw_sc_tab1<L> or nw_sc_dna4<L>) and cell form CELL (NW_CELL_FCHAIN,
+ * or NW_CELL_LINEAR when gap opening is 0). */
+template <class L, int KC, class SCT, int CELL>
+struct nw_lthread {
+	typedef L LT;
+	typedef typename L::V V;
+	typedef SCT SC;
+	enum { R = NW_LONG_R };
+	static const bool RELU = KC == 0;
+	static const bool TRACK = KC != 2;
+	/* The reverse local pass runs banded: a launch holds the band's few tiles, one warp an SM,
+	 * and its steps wait on their own latency, so they take no branch (predicated tracker
+	 * and stores) and may use more registers (NW_LONG_BAND_BLOCKS). */
+	static const bool NOBRANCH = KC == 1;
+	enum { DIAG_BLOCKS = NOBRANCH ? NW_LONG_BAND_BLOCKS : NW_LONG_DIAG_BLOCKS };
+	static const bool LINEAR = CELL == NW_CELL_LINEAR; /* no F: nothing to pass or store */
+	/* The bottom row goes out as one 64-bit word a column, H and the tag ti + 1 of the tile
+	 * row that wrote it (the F slot is free): the staircase's next tile row waits on the tag
+	 * itself, with no flag and no memory fence (nw_long_sweep). 32-bit lanes only. */
+	static const bool TAGGED = LINEAR && sizeof(V) == 4;
+
+	int t;
+	int64_t ti, tj, i0, j0, j1;
+	nw_dp_rules ru;
+	int32_t O, E;
+	V neg_oe, neg_e;
+	SC sc;
+	V *rowbuf, *colbuf, *corner, *snap;
+	nw_sweep<SC, R, RELU, CELL> sw; /* a warp or two an SM: steps wait on the chain down the rows */
+	nw_tracker<L, R, NOBRANCH> tr;
+	bool lastrow; /* the last tile row of a last-row pass: its bottom row is the result's */
+
+	NW_HD V lb(int64_t real) const { return (V)(real >= 1 ? nw_left_border(ru, O, E, real) : 0); }
+	NW_HD V top(int64_t j) const { return (V)nw_top_border(ru, O, E, j); }
+
+	NW_HD void init(const nw_lparams_t &p, const int32_t *tab, int64_t ti_, int t_, V *snap_)
+	{
+		t = t_;
+		ti = ti_;
+		tj = p.d - ti;
+		ru = nw_rules(p.kind);
+		O = p.O;
+		E = p.E;
+		neg_oe = (V)(-(O + E));
+		neg_e = (V)(-E);
+		sc.tab = tab;
+		rowbuf = (V *)p.rowbuf;
+		colbuf = (V *)p.colbuf;
+		corner = (V *)p.corner;
+		snap = snap_;
+		j0 = tj * p.TC + 1;
+		j1 = j0 + p.TC - 1 < p.job.n ? j0 + p.TC - 1 : p.job.n;
+		i0 = ti * NW_LONG_TR + (int64_t)t * R + 1;
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+			int64_t ip = i0 + r, real = ip - p.P;
+			int c = real >= 1 ? p.qcodes[p.job.qbase + (real - 1) * p.job.qstep] : -1;
+			sw.q[r] = sc.row(c, 0);
+			if (tj == 0) {
+				sw.h[r] = lb(real);
+				sw.e[r] = sw.h[r] + neg_oe;
+			} else {
+				sw.h[r] = colbuf[2 * ip];
+				sw.e[r] = colbuf[2 * ip + 1];
+			}
+		}
+		int64_t ipd = i0 - 1;
+		if (t > 0) sw.hdiag = tj == 0 ? lb(ipd - p.P) : colbuf[2 * ipd];
+		else if (ti == 0) sw.hdiag = top(j0 - 1);
+		else sw.hdiag = tj == 0 ? lb(ipd - p.P) : corner[ti];
+		if (TRACK) tr.reset();
+		lastrow = !TRACK && ti == p.nti - 1;
+	}
+
+	NW_HD void step(const nw_lparams_t &p, int64_t k, V hin, V fin, V &hout, V &fout)
+	{
+		int64_t j = j0 + k - t;
+		if (j < j0 || j > j1) return;
+		if (t == 0) {
+			if (ti == 0) {
+				hin = top(j);
+				fin = hin + neg_oe;
+			} else {
+				hin = rowbuf[2 * j]; /* written by an earlier launch */
+				fin = rowbuf[2 * j + 1];
+			}
+			if (j == j1) corner[ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
+		}
+		advance(p, (int32_t)(j - j0), hin, fin, sc.colword(rcode(p, j), 0), hout, fout);
+	}
+
+	/* The reference code of column j (sc.colword() makes it a scorer word). */
+	NW_HD int rcode(const nw_lparams_t &p, int64_t j) const { return p.rcodes[p.job.rbase + (j - 1) * p.job.rstep]; }
+
+	/* Column j0 + c (0 <= c <= j1 - j0) with its inputs at hand: the row above (for t == 0,
+	 * the top border or rowbuf) and the column's scorer word. */
+	NW_HD void advance(const nw_lparams_t &p, int32_t c, V hin, V fin, uint32_t cw, V &hout, V &fout)
+	{
+		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
+		if (TAGGED) {
+			nw_st_relaxed64_if(t == 31, (uint64_t *)&rowbuf[2 * (j0 + c)], (uint64_t)(ti + 1) << 32 | (uint32_t)hout);
+		} else if (!TRACK || NOBRANCH) { /* steps without a branch */
+			nw_st_pair_if(t == 31, &rowbuf[2 * (j0 + c)], hout, fout);
+		} else if (t == 31) { /* the tracker branches anyway (nw_tracker's PRED) */
+			rowbuf[2 * (j0 + c)] = hout;
+			rowbuf[2 * (j0 + c) + 1] = fout;
+		}
+		if (TRACK) tr.see(sw.h, sw.colmax(), j0 + c, snap);
+	}
+
+	/* After the sweep (and a warp barrier): right column out, my candidate: max tracking,
+	 * the best of my rows; the last tile row of a last-row pass, the best of the matrix's last
+	 * row over my columns of the tile (t, t + 32, ...), which thread 31 left in rowbuf (read
+	 * here rather than compared step by step, so that the steps carry no branch for it). */
+	NW_HD nw_cand end(const nw_lparams_t &p)
+	{
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+			int64_t ip = i0 + r;
+			colbuf[2 * ip] = sw.h[r];
+			colbuf[2 * ip + 1] = sw.e[r];
+		}
+		nw_cand c;
+		c.v = INT64_MIN, c.j = 0, c.i = 0;
+		if (TRACK && tr.bj[0] >= 1) {
+			c.v = (int64_t)tr.best;
+			c.j = tr.bj[0];
+			c.i = i0 + tr.row(0, snap) - p.P;
+		}
+		if (lastrow) {
+			const int64_t jlo = ru.last_all ? 0 : p.job.n;
+			for (int64_t j = j0 + t; j <= j1; j += 32)
+				if (j >= jlo) nw_cand_merge(c, nw_cand{(int64_t)nw_ld_cg(&rowbuf[2 * j]), j, p.job.m});
+		}
+		return c;
+	}
+};
+
+/* Shared memory of a long kernel block: the score table, and each thread's snapshot of its
+ * rows for max tracking. load(): the table, read by the whole block (a barrier). */
+template <class L>
+struct nw_long_smem {
+	int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
+	__align__(16) typename L::V snaps[32 * NW_LONG_WARPS * NW_SNAP_WORDS(L, NW_LONG_R)];
+	__device__ void load(const int32_t *table)
+	{
+		for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = table[x];
+		__syncthreads();
+	}
+	__device__ typename L::V *snap() { return snaps + threadIdx.x * NW_SNAP_WORDS(L, NW_LONG_R); }
+};
+
+/* After a tile's sweep: its right column out, and (max tracking) the warp's best cell
+ * merged into its tile row's. */
+template <class T>
+__device__ void nw_long_tile_end(T &th, const nw_lparams_t &p, int64_t ti, int t)
+{
+	nw_cand c = th.end(p);
+	if (T::TRACK || th.lastrow) {
+		for (int off = 16; off > 0; off >>= 1) {
+			nw_cand o;
+			o.v = __shfl_xor_sync(0xffffffffu, c.v, off);
+			o.j = __shfl_xor_sync(0xffffffffu, c.j, off);
+			o.i = __shfl_xor_sync(0xffffffffu, c.i, off);
+			nw_cand_merge(c, o);
+		}
+		if (t == 0) nw_cand_merge(p.rowbest[ti], c);
+	}
+}
+
+/* 32 steps of a tile's sweep: thread 0 at columns g .. g + 31 of the tile (offsets from
+ * th.j0), thread t t columns behind. gh, gf, cw: lane x holds the row above and the scorer
+ * word of column g + x (cw_prev: of column g - 32 + x). CHECK: some thread is outside the
+ * tile at some step (the first and the last groups); elsewhere no step tests its column.
+ * Unrolled by 8, not 32: the full unroll took 80 to 148 registers, which cut the
+ * anti-diagonal kernel's blocks an SM below what the longest anti-diagonals need. */
+template <bool CHECK, bool STAIR, class T>
+__device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint32_t *done, uint32_t g, uint32_t ncols,
+					      typename T::V gh, typename T::V gf, uint32_t cw_cur, uint32_t cw_prev,
+					      typename T::V &hout, typename T::V &fout)
+{
+	typedef typename T::V V;
+	const int t = th.t;
+#pragma unroll 8
+	for (int s = 0; s < 32; s++) {
+		V hin = __shfl_up_sync(0xffffffffu, hout, 1), fin = 0, f0 = 0;
+		const V h0 = __shfl_sync(0xffffffffu, gh, s);
+		if (!T::LINEAR) {
+			fin = __shfl_up_sync(0xffffffffu, fout, 1);
+			f0 = __shfl_sync(0xffffffffu, gf, s);
+		}
+		const int x = s - t; /* my column is g + x; its word is in lane x & 31 */
+		const uint32_t wa = __shfl_sync(0xffffffffu, cw_cur, x & 31);
+		const uint32_t wb = __shfl_sync(0xffffffffu, cw_prev, x & 31);
+		const int32_t c = (int32_t)g + x;
+		if (t == 0) {
+			hin = h0, fin = f0;
+			if (!STAIR && CHECK && c == (int32_t)ncols - 1) th.corner[th.ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
+		}
+		if (!CHECK || (c >= 0 && c < (int32_t)ncols)) th.advance(p, c, hin, fin, x >= 0 ? wa : wb, hout, fout);
+		/* publish my bottom row every 32 columns (at s == 30, c + 1 = g) and at the end: fewer
+		 * publications cost more lag than their fences save (H200) */
+		if (STAIR && !T::TAGGED && t == 31 && c >= 0 &&
+		    ((s == 30 && c < (int32_t)ncols) || (CHECK && c == (int32_t)ncols - 1))) {
+			__threadfence();
+			atomicExch(done + th.ti, (uint32_t)(c + 1));
+		}
+	}
+}
+
+/* One tile's sweep, columns th.j0 .. th.j1 of tile row th.ti, shared by both kernels.
+ * Columns go in groups of 32: for each group the warp loads, one column a lane, the scorer
+ * words and (for thread 0) the row above, and hands them out by shuffles, so that no step
+ * waits on memory. The reference codes of the next group are loaded a group ahead (and made
+ * scorer words only when their group starts, so that nothing waits on the load early).
+ *
+ * STAIR (the staircase, j0 = 1): the row above is written by tile row ti - 1 during this
+ * launch, on another SM. Affine: thread 0 waits until done[ti - 1] covers the group before
+ * the warp loads it, and thread 31 publishes its bottom row every 32 columns (done[ti] is
+ * the number of columns published); each publication costs a memory fence, which stalls
+ * the warp, while a longer span delays the tile row below. Linear (T::TAGGED): each column
+ * of the row above is one 64-bit word with the tag of the tile row that wrote it, and the
+ * lanes reload their columns until every tag says ti - 1: no flag, no fence, and one round
+ * trip to L2 when the data is there. The buffer starts zeroed (no tile row's tag), and a
+ * tile row overwrites a column only after its own thread 0 has read it.
+ *
+ * Otherwise (anti-diagonals) the row above was written by an earlier launch, and thread 0
+ * saves the corner of the next tile of its tile row before thread 31 overwrites it. (Loading
+ * that row a group ahead too cost the 64-register kernel spills and gained nothing.) Column
+ * offsets are 32-bit (a tile has at most 2^31 - 1 columns), absolute columns 64-bit. */
+template <class T, bool STAIR>
+__device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
+{
+	typedef typename T::V V;
+	const int t = th.t;
+	const int64_t ti = th.ti, j0 = th.j0;
+	const uint32_t ncols = (uint32_t)(th.j1 - j0 + 1);
+	const V *above = (const V *)p.rowbuf + 2 * j0; /* the row above, by column offset */
+	/* the row above at column offset col (H, and F unless the cell is linear) */
+	auto load_above = [&](uint32_t col, V &h, V &f) {
+		if (col >= ncols) return;
+		if (ti == 0) {
+			h = th.top(j0 + col);
+			f = h + th.neg_oe;
+		} else if (STAIR && T::TAGGED) {
+			const uint64_t *w = (const uint64_t *)&above[2 * (size_t)col];
+			uint64_t v;
+			while (((v = nw_ld_relaxed64(w)) >> 32) != (uint64_t)ti) {}
+			h = (V)(uint32_t)v;
+		} else {
+			h = nw_ld_cg(&above[2 * (size_t)col]);
+			if (!T::LINEAR) f = nw_ld_cg(&above[2 * (size_t)col + 1]);
+		}
+	};
+	V hout = 0, fout = 0, gh = 0, gf = 0;
+	int code_next = (uint32_t)t < ncols ? th.rcode(p, j0 + t) : 0;
+	uint32_t cw_prev = 0, cw_cur = 0;
+	uint32_t avail = 0; /* columns of tile row ti - 1 known to be published (thread 0) */
+	for (uint32_t g = 0; g < ncols + 31; g += 32) {
+		const uint32_t col = g + t; /* the column I load for the group */
+		if (STAIR && !T::TAGGED && g < ncols && ti > 0) {
+			const uint32_t need = g + 32 < ncols ? g + 32 : ncols;
+			if (t == 0 && avail < need) {
+				const volatile uint32_t *up = done + ti - 1;
+				while ((avail = *up) < need) __nanosleep(32);
+				__threadfence();
+			}
+			__syncwarp();
+		}
+		cw_prev = cw_cur;
+		cw_cur = th.sc.colword(code_next, 0);
+		if (col + 32 < ncols) code_next = th.rcode(p, j0 + col + 32);
+		load_above(col, gh, gf);
+		if (STAIR && T::TAGGED) __syncwarp();
+		if (g >= 32 && g + 32 < ncols)
+			nw_long_group<false, STAIR>(th, p, done, g, ncols, gh, gf, cw_cur, cw_prev, hout, fout);
+		else
+			nw_long_group<true, STAIR>(th, p, done, g, ncols, gh, gf, cw_cur, cw_prev, hout, fout);
+	}
+	__syncwarp();
+}
+
+/* Banded passes start from borders that are lower bounds of every cell they stand for
+ * (the band argument of src/band.h needs no more: cells off the band may be left lower
+ * than their true values). Tiles off the band are never computed, so a tile at the edge of
+ * the band reads these bounds where its neighbour would have written: rowbuf[j] holds
+ * H[m][j], colbuf[i] H[i][n] (each below every cell of its column or row: a path of gaps
+ * from the origin), corner the lowest of them, and E and F a gap opening below. */
+template <class V>
+NW_HD void nw_long_bound_fill(const nw_lparams_t &p, int64_t x)
+{
+	const nw_dp_rules ru = nw_rules(p.kind);
+	const int64_t O = p.O, E = p.E, m = p.job.m, n = p.job.n;
+	V *rowbuf = (V *)p.rowbuf, *colbuf = (V *)p.colbuf, *corner = (V *)p.corner;
+	if (x <= n) {
+		const int64_t h = nw_long_bound(ru, O, E, m, x);
+		rowbuf[2 * x] = (V)h, rowbuf[2 * x + 1] = (V)(h - O - E);
+	}
+	if (x <= p.Mp) {
+		const int64_t h = nw_long_bound(ru, O, E, x - p.P, n);
+		colbuf[2 * x] = (V)h, colbuf[2 * x + 1] = (V)(h - O - E);
+	}
+	if (x < p.nti) corner[x] = (V)nw_long_bound(ru, O, E, m, n);
+}
+
+static NW_HD int64_t nw_long_bound_count(const nw_lparams_t &p)
+{
+	const int64_t k = (p.job.n > p.Mp ? p.job.n : p.Mp) + 1;
+	return k > p.nti ? k : p.nti;
+}
+
+#endif
