@@ -513,6 +513,52 @@ static void long_hook_sets(scoring_t *S, nw_mode_t mode)
 	set_free(&s);
 }
 
+/* Local pairs of near copies through the long kernel's anti-diagonals (32 and 64-bit
+ * lanes), where the forward pass skips the tiles that cannot hold the best cell (pruning,
+ * src/gpu/long_dp.cuh): far from the best path's diagonal, and near its end. The results
+ * must equal the CPU engine's, and each set must have skipped tiles. Emulated: tiles of 96
+ * columns. */
+static void long_prune_sets(scoring_t *S, int emulated)
+{
+	enum { CAP = 12000 };
+	static uint8_t a[CAP], b[CAP];
+	nw_align_params_t p = {NW_MODE_LOCAL, &S->sc, 0, 0};
+	char label[160];
+	const int kind = S->kinds[0];
+	const uint32_t l = emulated ? 1500 : (uint32_t)rnd(2500, 4000), flank = l / 4;
+	for (int wide = 0; wide < 2; wide++) {
+		set_t s;
+		set_init(&s, S->sc.alphabet);
+		rand_seq(a, l, kind);
+		set_add(&s, a, l, a, l); /* identical */
+		uint32_t l2 = mutate(a, l, b, CAP, 10, kind);
+		set_add(&s, a, l, b, l2); /* a near copy */
+		rand_seq(b, flank, kind); /* a near copy between unrelated flanks: off the main diagonal */
+		l2 = flank + mutate(a, l, b + flank, CAP - 2 * flank, 10, kind);
+		rand_seq(b + l2, flank, kind);
+		set_add(&s, a, l, b, l2 + flank);
+		if (emulated) {
+			emul = (nw_emul_shape_t){0, 0, 96, wide};
+		} else {
+			setenv("NW_GPU_LONG_MIN", "2", 1);
+			setenv("NW_GPU_LONG_DIAG", "1", 1);
+			setenv("NW_GPU_WIDE", wide ? "1" : "0", 1);
+		}
+		int64_t tiles0, skipped0, tiles1, skipped1;
+		nw_gpu_long_tiles(emulated ? NULL : gpu, &tiles0, &skipped0);
+		snprintf(label, sizeof label, "long kernel pruning%s %s local", wide ? " 64-bit" : "", S->name);
+		run_set(label, &s, &p);
+		nw_gpu_long_tiles(emulated ? NULL : gpu, &tiles1, &skipped1);
+		CHECK(skipped1 > skipped0, "%s: no tile skipped of %lld", label, (long long)(tiles1 - tiles0));
+		printf("%s: %lld of %lld tiles skipped\n", label, (long long)(skipped1 - skipped0),
+		       (long long)(tiles1 - tiles0));
+		unsetenv("NW_GPU_LONG_MIN");
+		unsetenv("NW_GPU_LONG_DIAG");
+		unsetenv("NW_GPU_WIDE");
+		set_free(&s);
+	}
+}
+
 /* ---------------------------------------------------------------- real data */
 static int read_all(const char *path, nw_alphabet_t a, nw_batch_t *b, int64_t max)
 {
@@ -737,7 +783,7 @@ static int emulated_main(void)
 				random_sets(&S[si], modes[m]);
 			}
 	if (scorings(S, 0))
-		for (int si = 0; si < 3; si += 2) narrow_band_sets(&S[si]);
+		for (int si = 0; si < 3; si += 2) narrow_band_sets(&S[si]), long_prune_sets(&S[si], 1);
 	nw_workspace_free(ws);
 	return tu_finish("gpu_diff --emulated");
 }
@@ -774,6 +820,7 @@ int main(int argc, char **argv)
 				if (si != 0) all_vs_all_sets(&S[si], modes[m]);
 				if (gm == 0 && si != 1 && quick < 2) big_sets(&S[si], modes[m]);
 				if (si != 1 && (gm == 0 || !quick)) long_hook_sets(&S[si], modes[m]);
+				if (si != 1 && m == 1 && quick < 2) long_prune_sets(&S[si], 0);
 			}
 		if (gm == 0 && quick < 2) {
 			char dir[1024];

@@ -285,8 +285,8 @@ static int nw_run_pass(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, const
 		int64_t mp = (j.m + NW_LONG_TR - 1) / NW_LONG_TR * NW_LONG_TR;
 		int wide = force_wide || !nw_fits(ps.kind, sc, mp, j.n, ps.target[id], 32);
 		const int dna4 = ps.fast[id] && nw_long_dna4_ok(tab);
-		NW_TRY(nw_long_run(g, &j, qc, rc, (const int32_t *)g->table.p, ps.kind, sc->gap_open, sc->gap_extend,
-				   wide, dna4, &ps.out[id], &ms[2]));
+		NW_TRY(nw_long_run(g, &j, qc, rc, (const int32_t *)g->table.p, sc->max_score, ps.kind, sc->gap_open,
+				   sc->gap_extend, wide, dna4, &ps.out[id], &ms[2]));
 	}
 	g->kernel_s += (ms[0] + ms[1] + ms[2]) * 1e-3;
 	if (timing) {

@@ -166,7 +166,7 @@ void nw_emul_long(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, const n
 		const int64_t mp = (j.m + NW_LONG_TR - 1) / NW_LONG_TR * NW_LONG_TR;
 		const int wide = sh.long_wide || !nw_fits(e.ps.kind, e.sc, mp, j.n, e.ps.target[x], 32);
 		const int32_t tc = sh.long_tc > 0 ? sh.long_tc : (int32_t)j.n;
-		nw_long_emulate(&j, qc, rc, e.tab.data(), e.ps.kind, e.sc->gap_open, e.sc->gap_extend, wide,
+		nw_long_emulate(&j, qc, rc, e.tab.data(), e.sc->max_score, e.ps.kind, e.sc->gap_open, e.sc->gap_extend, wide,
 				e.ps.fast[x] && dna4_tab, tc, &e.out[x]);
 	}
 }

@@ -229,6 +229,7 @@ struct nw_gpu_s {
 			    * and allocations are in the wall time, not the kernel time) */
 	int ev_ok;
 	double kernel_s;   /* seconds in DP kernels so far (nw_gpu_kernel_seconds) */
+	int64_t long_tiles, long_skipped; /* pruned long passes' tiles, and those skipped (nw_gpu_long_tiles) */
 	char *err;
 	size_t errlen;
 };
@@ -296,9 +297,13 @@ typedef struct {
 	const uint8_t *qcodes, *rcodes;
 	const int32_t *table;
 	int32_t kind, O, E, TC;
+	int32_t maxsc;                   /* the highest substitution score, at least 0 (pruning) */
+	int32_t prune;                   /* forward local: skip the tiles that cannot hold the best cell */
 	int64_t Mp, P, nti, ntj;
 	void *rowbuf, *colbuf, *corner;  /* V-typed border buffers (see gpu_long.cu) */
 	nw_cand *rowbest;                /* [nti] running best of each tile row */
+	long long *best;                 /* the best score found so far (pruning, nw_long_skip) */
+	unsigned long long *skipped;     /* tiles skipped */
 	int64_t d;                       /* anti-diagonal of the tile at hand (ti + tj) */
 	int64_t tlo, thi;                /* the tile rows that launch d computes */
 } nw_lparams_t;
@@ -312,12 +317,12 @@ int nw_long_dna4_ok(const int32_t *tab);
  * set-up before them, such as the first call's loading of the kernel's module, is host
  * time). */
 int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, int dna4, nw_dp_out *out,
-		float *ms);
+		const int32_t *dtable, int32_t maxsc, int kind, int32_t O, int32_t E, int wide, int dna4,
+		nw_dp_out *out, float *ms);
 /* Host emulation of a whole long problem (host memory; TC columns a tile). */
 void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int dna4, int32_t TC,
-		     nw_dp_out *out);
+		     const int32_t *table, int32_t maxsc, int kind, int32_t O, int32_t E, int wide, int dna4,
+		     int32_t TC, nw_dp_out *out);
 
 /* ---------------------------------------------------------------- thin kernels */
 #define NW_THIN_CLASSES 6 /* launch classes: bands of up to 16, 32, 48, 64, 96 and 128 diagonals */

@@ -38,6 +38,7 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS, T::DIAG_BLOCKS) nw_long_di
 	int64_t ti = p.tlo + (int64_t)blockIdx.x * NW_LONG_WARPS + threadIdx.x / 32;
 	if (ti > p.thi) return; /* whole warp */
 	const int t = threadIdx.x & 31;
+	if (T::PRUNE && p.prune && nw_long_skip<T>(p, ti, t)) return; /* whole warp */
 	T th;
 	th.init(p, sm.tab, ti, t, sm.snap());
 	__syncwarp(); /* everyone has read colbuf before anyone writes it */
@@ -154,15 +155,33 @@ static void nw_long_diag_rows(nw_lparams_t *p, int64_t d)
 	p->d = d, p->tlo = lo, p->thi = hi;
 }
 
+/* Tiles of the pruned passes (forward local by anti-diagonals), for nw_gpu_long_tiles(). */
+static int64_t nw_long_emul_tiles, nw_long_emul_skipped; /* the host emulation's */
+static void nw_long_count(const nw_lparams_t *p, int64_t skipped, int64_t *tiles, int64_t *sk)
+{
+	if (!p->prune) return;
+	*tiles += p->nti * p->ntj;
+	*sk += skipped;
+}
+
+extern "C" void nw_gpu_long_tiles(const nw_gpu_t *g, int64_t *tiles, int64_t *skipped)
+{
+	*tiles = g ? g->long_tiles : nw_long_emul_tiles;
+	*skipped = g ? g->long_skipped : nw_long_emul_skipped;
+}
+
 template <class T>
 static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 {
 	typedef typename T::V V;
 	size_t nrow = 2 * ((size_t)p->job.n + 1), ncol = 2 * ((size_t)p->Mp + 1), ncor = (size_t)p->nti;
 	size_t nflag = (size_t)p->nti + 1; /* done[nti], then the tile-row counter */
-	size_t bytes = (size_t)p->nti * sizeof(nw_cand) + (nrow + ncol + ncor) * sizeof(V) + 4 * nflag + 32;
+	size_t bytes = 16 + (size_t)p->nti * sizeof(nw_cand) + (nrow + ncol + ncor) * sizeof(V) + 4 * nflag + 32;
 	NW_TRY(nw_dbuf_reserve(g, &g->lbuf, bytes));
 	char *base = (char *)g->lbuf.p;
+	p->best = (long long *)base; /* and skipped: two counters before rowbest */
+	p->skipped = (unsigned long long *)(base + 8);
+	base += 16;
 	p->rowbest = (nw_cand *)base;
 	p->rowbuf = base + ((size_t)p->nti * sizeof(nw_cand) + 15) / 16 * 16; /* pairs: 16-byte stores */
 	p->colbuf = (V *)p->rowbuf + nrow;
@@ -172,6 +191,7 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 	nw_long_rowbest_init(p, rb);
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(p->rowbest, rb.data(), rb.size() * sizeof(nw_cand),
 					 cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemsetAsync(p->best, 0, 16, g->stream)); /* best 0: every local cell has it */
 	const bool diag = p->ntj > 1;
 	int per_sm = 0;
 	if (!diag) {
@@ -203,10 +223,18 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[1], g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(rb.data(), p->rowbest, rb.size() * sizeof(nw_cand),
 					 cudaMemcpyDeviceToHost, g->stream));
+	unsigned long long skipped = 0;
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(&skipped, p->skipped, sizeof skipped, cudaMemcpyDeviceToHost, g->stream));
 	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
 	float t = 0;
 	NW_CUDA_CHECK(g, cudaEventElapsedTime(&t, g->ev[0], g->ev[1]));
 	*ms += t;
+	nw_long_count(p, (int64_t)skipped, &g->long_tiles, &g->long_skipped);
+	const char *et = getenv("NW_GPU_TIMING");
+	if (et && *et == '1')
+		fprintf(stderr, "nw_gpu long kind %d: %lld x %lld tiles of %d x %d, %s, %llu skipped: %.3f ms\n", p->kind,
+			(long long)p->nti, (long long)p->ntj, NW_LONG_TR, p->TC, diag ? "anti-diagonals" : "staircase",
+			skipped, t);
 	nw_long_result(p, rb, out);
 	return 0;
 }
@@ -221,6 +249,15 @@ static void nw_long_emul_launch(const nw_lparams_t *p)
 	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, NW_LONG_R)), hout(32), fout(32), hin(32), fin(32);
 	std::vector<T> th(32);
 	for (int64_t ti = p->tlo; ti <= p->thi; ti++) {
+		if (T::PRUNE && p->prune && nw_long_start_bound(*p, ti) < *p->best) { /* as nw_long_skip */
+			int64_t u = 0;
+			for (int l = 0; l < 32; l++) u = std::max(u, nw_long_border_bound<T>(*p, ti, l));
+			if (u < *p->best) {
+				for (int l = 0; l < 32; l++) nw_long_skip_out<T>(*p, ti, l);
+				(*p->skipped)++;
+				continue;
+			}
+		}
 		for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_SNAP_WORDS(L, NW_LONG_R)]);
 		for (int l = 0; l < 32; l++) hout[l] = fout[l] = 0;
 		int64_t steps = th[0].j1 - th[0].j0 + 1 + 31;
@@ -234,6 +271,7 @@ static void nw_long_emul_launch(const nw_lparams_t *p)
 		nw_cand c = th[0].end(*p);
 		for (int l = 1; l < 32; l++) nw_cand_merge(c, th[l].end(*p));
 		nw_cand_merge(p->rowbest[ti], c);
+		if (T::PRUNE && c.v > *p->best) *p->best = c.v;
 	}
 }
 
@@ -245,6 +283,10 @@ static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
 	std::vector<V> rowbuf(2 * ((size_t)p->job.n + 1)), colbuf(2 * ((size_t)p->Mp + 1)), corner((size_t)p->nti);
 	std::vector<nw_cand> rb;
 	nw_long_rowbest_init(p, rb);
+	long long best = 0;
+	unsigned long long skipped = 0;
+	p->best = &best;
+	p->skipped = &skipped;
 	p->rowbuf = rowbuf.data();
 	p->colbuf = colbuf.data();
 	p->corner = corner.data();
@@ -256,16 +298,22 @@ static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
 		nw_long_emul_launch<T>(p);
 	}
 	nw_long_result(p, rb, out);
+	nw_long_count(p, (int64_t)skipped, &nw_long_emul_tiles, &nw_long_emul_skipped);
 }
 
 /* The kernel's parameters for one job, tiles TC columns wide (shared by the launch and
  * its host emulation). */
 static void nw_long_params(const nw_job_t *job, int32_t TC, const uint8_t *qcodes,
-			   const uint8_t *rcodes, const int32_t *table, int kind, int32_t O,
+			   const uint8_t *rcodes, const int32_t *table, int32_t maxsc, int kind, int32_t O,
 			   int32_t E, nw_lparams_t *p)
 {
 	memset(p, 0, sizeof *p);
 	nw_long_geometry(job, TC, p);
+	p->maxsc = maxsc > 0 ? maxsc : 0;
+	/* anti-diagonals only (the staircase has no tiles to skip); NW_GPU_LONG_PRUNE=0 turns it
+	 * off, for benchmarks */
+	const char *ep = getenv("NW_GPU_LONG_PRUNE");
+	p->prune = kind == NW_DP_LOCAL && p->ntj > 1 && !(ep && *ep == '0');
 	p->qcodes = qcodes;
 	p->rcodes = rcodes;
 	p->table = table;
@@ -322,7 +370,8 @@ struct nw_long_emul_f {
 };
 
 int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		const int32_t *dtable, int kind, int32_t O, int32_t E, int wide, int dna4, nw_dp_out *out, float *ms)
+		const int32_t *dtable, int32_t maxsc, int kind, int32_t O, int32_t E, int wide, int dna4,
+		nw_dp_out *out, float *ms)
 {
 	nw_lparams_t p;
 	/* Few tile rows (two sequences of tens of kilobases): the staircase, a tile a row. Many
@@ -332,17 +381,22 @@ int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const u
 	const int64_t nti = (job->m + NW_LONG_TR - 1) / NW_LONG_TR;
 	const char *ed = getenv("NW_GPU_LONG_DIAG"); /* tests: anti-diagonals whatever the size */
 	const bool stair = nti <= NW_LONG_STAIR_ROWS_PER_SM * (int64_t)g->n_sm && !(ed && *ed == '1');
-	nw_long_params(job, stair ? (int32_t)job->n : NW_LONG_TR, qcodes, rcodes, dtable, kind, O, E, &p);
+	int32_t TC = stair ? (int32_t)job->n : NW_LONG_TR;
+	/* benchmarks: other tile widths for the anti-diagonals of banded passes (reverse) and
+	 * of the others */
+	const char *etc = getenv(nw_long_banded(kind) ? "NW_GPU_LONG_BAND_TC" : "NW_GPU_LONG_TC");
+	if (!stair && etc && atoi(etc) > 0) TC = atoi(etc);
+	nw_long_params(job, TC, qcodes, rcodes, dtable, maxsc, kind, O, E, &p);
 	nw_long_go_f f = {g, &p, out, ms};
 	return nw_long_dispatch(p, wide, dna4, f);
 }
 
 void nw_long_emulate(const nw_job_t *job, const uint8_t *qcodes, const uint8_t *rcodes,
-		     const int32_t *table, int kind, int32_t O, int32_t E, int wide, int dna4, int32_t TC,
-		     nw_dp_out *out)
+		     const int32_t *table, int32_t maxsc, int kind, int32_t O, int32_t E, int wide, int dna4,
+		     int32_t TC, nw_dp_out *out)
 {
 	nw_lparams_t p;
-	nw_long_params(job, TC, qcodes, rcodes, table, kind, O, E, &p);
+	nw_long_params(job, TC, qcodes, rcodes, table, maxsc, kind, O, E, &p);
 	nw_long_emul_f f = {&p, out};
 	nw_long_dispatch(p, wide, dna4, f);
 }

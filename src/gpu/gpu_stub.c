@@ -80,6 +80,12 @@ double nw_gpu_kernel_seconds(const nw_gpu_t *g)
 	return 0;
 }
 
+void nw_gpu_long_tiles(const nw_gpu_t *g, int64_t *tiles, int64_t *skipped)
+{
+	(void)g;
+	*tiles = *skipped = 0;
+}
+
 const char *nw_gpu_describe(const nw_gpu_t *g)
 {
 	(void)g;

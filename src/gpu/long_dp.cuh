@@ -95,6 +95,8 @@ struct nw_lthread {
 	enum { R = NW_LONG_R };
 	static const bool RELU = KC == 0;
 	static const bool TRACK = KC != 2;
+	/* The forward local pass skips the tiles that cannot hold the best cell (nw_long_skip) */
+	static const bool PRUNE = KC == 0;
 	/* The reverse local pass runs banded: a launch holds the band's few tiles, one warp an SM,
 	 * and its steps wait on their own latency, so they take no branch (predicated tracker
 	 * and stores) and may use more registers (NW_LONG_BAND_BLOCKS). */
@@ -223,6 +225,102 @@ struct nw_lthread {
 	}
 };
 
+/* Tile pruning, the forward local pass by anti-diagonals. Local scores are at least 0
+ * and each step of a path adds at most maxsc (>= 0), so every path that enters tile (ti, tj)
+ * from a border cell (i, j) (its H, E or F there: v) ends with at most v + maxsc *
+ * min(m - i, n - j), and a path that starts inside it with at most maxsc * min(m - i_top,
+ * n - j_left). When that bound of the tile is below a score some cell already has (*p.best),
+ * no cell of the best score has a path through the tile: it is skipped, and its borders go
+ * out as 0 and E, F = -(O + E), the scores of real paths (a restart). Every cell left is
+ * then at most its true value and at least the value of its paths that avoid skipped
+ * tiles; those include every path of the best score, so the best cell and the cells that
+ * tie it keep their exact values, and the result, ties included, is unchanged. (The bound
+ * only meets *best for tiles near the best path's end or far from its diagonal: on a
+ * megabase pair of near copies, about half of the tiles.) */
+NW_HD int64_t nw_long_potential(const nw_lparams_t &p, int64_t i, int64_t j)
+{
+	const int64_t a = p.job.m - (i > 0 ? i : 0), b = p.job.n - j;
+	return (int64_t)p.maxsc * (a < b ? a : b);
+}
+/* The tile's start bound: a path that starts in it, with no border cell read. */
+NW_HD int64_t nw_long_start_bound(const nw_lparams_t &p, int64_t ti)
+{
+	return nw_long_potential(p, ti * NW_LONG_TR - p.P, (p.d - ti) * p.TC);
+}
+/* The bound over lane t's border cells: row-above columns j0 + t, j0 + t + 32, ..., the
+ * corner (lane 0) and its R rows of the column to the left (the matrix's own borders are 0). */
+template <class T>
+NW_HD int64_t nw_long_border_bound(const nw_lparams_t &p, int64_t ti, int t)
+{
+	typedef typename T::V V;
+	const V *rowbuf = (const V *)p.rowbuf, *colbuf = (const V *)p.colbuf;
+	const int64_t tj = p.d - ti, j0 = tj * p.TC + 1, j1 = j0 + p.TC - 1 < p.job.n ? j0 + p.TC - 1 : p.job.n;
+	const int64_t itop = ti * NW_LONG_TR - p.P;
+	int64_t u = 0;
+	if (ti > 0) {
+		for (int64_t j = j0 + t; j <= j1; j += 32) {
+			const V h = rowbuf[2 * j], f = rowbuf[2 * j + 1];
+			const int64_t v = (int64_t)(h > f ? h : f) + nw_long_potential(p, itop, j);
+			u = v > u ? v : u;
+		}
+		if (t == 0 && tj > 0) {
+			const int64_t v = (int64_t)((const V *)p.corner)[ti] + nw_long_potential(p, itop, j0 - 1);
+			u = v > u ? v : u;
+		}
+	}
+	if (tj > 0) {
+		for (int r = 0; r < T::R; r++) {
+			const int64_t ip = ti * NW_LONG_TR + (int64_t)t * T::R + 1 + r;
+			const V h = colbuf[2 * ip], e = colbuf[2 * ip + 1];
+			const int64_t v = (int64_t)(h > e ? h : e) + nw_long_potential(p, ip - p.P, j0 - 1);
+			u = v > u ? v : u;
+		}
+	}
+	return u;
+}
+/* A skipped tile's outputs, lane t's share: its bottom row (after saving the corner of
+ * the next tile of its tile row, which the row above holds) and its right column. */
+template <class T>
+NW_HD void nw_long_skip_out(const nw_lparams_t &p, int64_t ti, int t)
+{
+	typedef typename T::V V;
+	V *rowbuf = (V *)p.rowbuf, *colbuf = (V *)p.colbuf;
+	const V gap = (V)(-(p.O + p.E));
+	const int64_t tj = p.d - ti, j0 = tj * p.TC + 1, j1 = j0 + p.TC - 1 < p.job.n ? j0 + p.TC - 1 : p.job.n;
+	for (int64_t j = j0 + t; j <= j1; j += 32) {
+		if (j == j1 && ti > 0) ((V *)p.corner)[ti] = rowbuf[2 * j];
+		rowbuf[2 * j] = 0;
+		rowbuf[2 * j + 1] = gap;
+	}
+	for (int r = 0; r < T::R; r++) {
+		const int64_t ip = ti * NW_LONG_TR + (int64_t)t * T::R + 1 + r;
+		colbuf[2 * ip] = 0;
+		colbuf[2 * ip + 1] = gap;
+	}
+}
+
+#ifdef __CUDACC__
+/* Whether the warp skips tile ti (whole warp); if so, its outputs are written. The start
+ * bound needs no load, and decides alone for most tiles far from the end. */
+template <class T>
+__device__ bool nw_long_skip(const nw_lparams_t &p, int64_t ti, int t)
+{
+	long long best = 0;
+	if (t == 0) best = __ldcg(p.best); /* another SM may raise it meanwhile: any value it had will do */
+	best = __shfl_sync(0xffffffffu, best, 0);
+	if (nw_long_start_bound(p, ti) >= best) return false;
+	int64_t u = nw_long_border_bound<T>(p, ti, t);
+	for (int off = 16; off > 0; off >>= 1) {
+		const int64_t o = __shfl_xor_sync(0xffffffffu, u, off);
+		u = o > u ? o : u;
+	}
+	if (u >= best) return false;
+	nw_long_skip_out<T>(p, ti, t);
+	if (t == 0) atomicAdd(p.skipped, 1ull);
+	return true;
+}
+#endif
+
 /* Shared memory of a long kernel block: the score table, and each thread's snapshot of its
  * rows for max tracking. load(): the table, read by the whole block (a barrier). */
 template <class L>
@@ -251,7 +349,10 @@ __device__ void nw_long_tile_end(T &th, const nw_lparams_t &p, int64_t ti, int t
 			o.i = __shfl_xor_sync(0xffffffffu, c.i, off);
 			nw_cand_merge(c, o);
 		}
-		if (t == 0) nw_cand_merge(p.rowbest[ti], c);
+		if (t == 0) {
+			nw_cand_merge(p.rowbest[ti], c);
+			if (T::PRUNE && c.v > 0) atomicMax(p.best, (long long)c.v);
+		}
 	}
 }
 
