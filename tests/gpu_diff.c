@@ -559,6 +559,62 @@ static void long_prune_sets(scoring_t *S, int emulated)
 	}
 }
 
+/* Near copies through the long kernel's banded reverse pass, the staircase whose tile rows
+ * sweep only their windows of the score band (src/gpu/long_dp.cuh, nw_long_cols): local
+ * (also between unrelated flanks, so that the band lies off the main diagonal) and
+ * semiglobal (a mutated piece of the reference), 32 and 64-bit lanes. Pairs of a few
+ * thousand residues hold ten tile rows and more, whose windows start right of column 1.
+ * Emulated: one tile column (long_tc -1). */
+static void long_band_sets(scoring_t *S, int emulated)
+{
+	enum { CAP = 12000 };
+	static uint8_t a[CAP], b[CAP];
+	char label[160];
+	const int kind = S->kinds[0];
+	for (int mode = 0; mode < 2; mode++)
+		for (int wide = 0; wide < 2; wide++) {
+			nw_align_params_t p = {mode ? NW_MODE_SEMIGLOBAL : NW_MODE_LOCAL, &S->sc, 0, 0};
+			set_t s;
+			set_init(&s, S->sc.alphabet);
+			for (int i = 0; i < (emulated ? 2 : 4); i++) {
+				const uint32_t l = (uint32_t)rnd(emulated ? 1200 : 2500, emulated ? 2600 : 5000), flank = l / 4;
+				rand_seq(a, l, kind);
+				/* a copy with k residues inserted 20 from its end: the reverse pass's path then
+				 * runs along the band's edge (dlo = -k exactly, under a match/mismatch scoring),
+				 * through the corners of the windows */
+				const uint32_t k = (uint32_t)rnd(3, 40), cut = mode ? l - flank - 20 : l - 20;
+				memcpy(b, mode ? a + flank : a, cut - (mode ? flank : 0));
+				uint32_t lb = cut - (mode ? flank : 0);
+				rand_seq(b + lb, k, kind);
+				memcpy(b + lb + k, a + cut, 20);
+				set_add(&s, b, lb + k + 20, a, l);
+				if (mode == 0) {
+					uint32_t l2 = mutate(a, l, b, CAP, 5 + 5 * i, kind);
+					set_add(&s, a, l, b, l2); /* a near copy */
+					rand_seq(b, flank, kind);
+					l2 = flank + mutate(a, l, b + flank, CAP - 2 * flank, 10, kind);
+					rand_seq(b + l2, flank, kind);
+					set_add(&s, a, l, b, l2 + flank); /* between unrelated flanks */
+				} else {
+					const uint32_t l2 = mutate(a + flank, l - 2 * flank, b, CAP, 5 + 5 * i, kind);
+					set_add(&s, b, l2, a, l); /* the query: a mutated middle of the reference */
+				}
+			}
+			if (emulated) {
+				emul = (nw_emul_shape_t){0, 0, -1, wide};
+			} else {
+				setenv("NW_GPU_LONG_MIN", "2", 1);
+				setenv("NW_GPU_WIDE", wide ? "1" : "0", 1);
+			}
+			snprintf(label, sizeof label, "long kernel band windows%s %s %s", wide ? " 64-bit" : "", S->name,
+				 mode_name(p.mode));
+			run_set(label, &s, &p);
+			unsetenv("NW_GPU_LONG_MIN");
+			unsetenv("NW_GPU_WIDE");
+			set_free(&s);
+		}
+}
+
 /* ---------------------------------------------------------------- real data */
 static int read_all(const char *path, nw_alphabet_t a, nw_batch_t *b, int64_t max)
 {
@@ -783,7 +839,10 @@ static int emulated_main(void)
 				random_sets(&S[si], modes[m]);
 			}
 	if (scorings(S, 0))
-		for (int si = 0; si < 3; si += 2) narrow_band_sets(&S[si]), long_prune_sets(&S[si], 1);
+		for (int si = 0; si < 3; si += 2)
+			narrow_band_sets(&S[si]), long_prune_sets(&S[si], 1), long_band_sets(&S[si], 1);
+	if (scorings(S, 1)) /* linear gaps: the staircase's tagged rows */
+		for (int si = 0; si < 3; si += 2) long_band_sets(&S[si], 1);
 	nw_workspace_free(ws);
 	return tu_finish("gpu_diff --emulated");
 }
@@ -820,7 +879,7 @@ int main(int argc, char **argv)
 				if (si != 0) all_vs_all_sets(&S[si], modes[m]);
 				if (gm == 0 && si != 1 && quick < 2) big_sets(&S[si], modes[m]);
 				if (si != 1 && (gm == 0 || !quick)) long_hook_sets(&S[si], modes[m]);
-				if (si != 1 && m == 1 && quick < 2) long_prune_sets(&S[si], 0);
+				if (si != 1 && m == 1 && quick < 2) long_prune_sets(&S[si], 0), long_band_sets(&S[si], 0);
 			}
 		if (gm == 0 && quick < 2) {
 			char dir[1024];

@@ -299,6 +299,7 @@ typedef struct {
 	int32_t kind, O, E, TC;
 	int32_t maxsc;                   /* the highest substitution score, at least 0 (pruning) */
 	int32_t prune;                   /* forward local: skip the tiles that cannot hold the best cell */
+	int32_t win;                     /* banded staircase: tile rows sweep their windows of the band */
 	int64_t Mp, P, nti, ntj;
 	void *rowbuf, *colbuf, *corner;  /* V-typed border buffers (see gpu_long.cu) */
 	nw_cand *rowbest;                /* [nti] running best of each tile row */

@@ -40,16 +40,17 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS, T::DIAG_BLOCKS) nw_long_di
 	const int t = threadIdx.x & 31;
 	if (T::PRUNE && p.prune && nw_long_skip<T>(p, ti, t)) return; /* whole warp */
 	T th;
-	th.init(p, sm.tab, ti, t, sm.snap());
+	th.init(p, sm.tab, ti, t, sm.snap(), false);
 	__syncwarp(); /* everyone has read colbuf before anyone writes it */
-	nw_long_sweep<T, false>(th, p, NULL);
+	nw_long_sweep<T, false>(th, p, NULL, 0);
 	nw_long_tile_end(th, p, ti, t);
 }
 
 /* The whole problem in one launch (problems with fewer tile rows than the GPU holds
- * warps, such as two sequences of tens of kilobases). A warp takes a tile row (from
- * *counter, in order) and sweeps all its columns as one tile (TC = n), without restarting
- * the wavefront; tile rows wait on the one above (nw_long_sweep, STAIR). */
+ * warps, such as two sequences of tens of kilobases, and the banded passes). A warp takes a
+ * tile row (from *counter, in order) and sweeps all its columns, or (p.win) its window of
+ * the band, as one tile (TC = n), without restarting the wavefront; tile rows wait on the
+ * one above (nw_long_sweep, STAIR). */
 template <class T>
 __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lparams_t p, uint32_t *counter,
 									   uint32_t *done)
@@ -62,11 +63,20 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lpa
 		if (t == 0) ti = atomicAdd(counter, 1u);
 		ti = __shfl_sync(0xffffffffu, ti, 0);
 		if ((int64_t)ti >= p.nti) return; /* whole warp */
-		p.d = ti; /* tile column 0: the whole row */
+		p.d = ti; /* tile column 0 */
+		int64_t j0, j1, a, last = 0; /* my columns; the last column the row above writes */
+		nw_long_cols(p, ti, true, &j0, &j1);
+		if (j0 > j1) continue; /* (p.win) the band misses my rows */
+		if (ti > 0) {
+			nw_long_cols(p, ti - 1, true, &a, &last);
+			if (a > last) last = 0;
+		}
+		int64_t avail = 0;
+		if (j0 > 1) nw_long_wait_above<T>(p, done, ti, t, j0 - 1, last, avail); /* my window's corner */
 		T th;
-		th.init(p, sm.tab, ti, t, sm.snap());
+		th.init(p, sm.tab, ti, t, sm.snap(), true);
 		__syncwarp();
-		nw_long_sweep<T, true>(th, p, done);
+		nw_long_sweep<T, true>(th, p, done, last);
 		nw_long_tile_end(th, p, ti, t);
 	}
 }
@@ -202,11 +212,11 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 										 32 * NW_LONG_WARPS, 0));
 	}
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
+	if (nw_long_banded(p->kind)) {
+		nw_long_bound_kernel<V><<<4 * g->n_sm, 256, 0, g->stream>>>(*p);
+		NW_LAUNCH_CHECK(g);
+	}
 	if (diag) { /* anti-diagonals of tiles, a launch each */
-		if (nw_long_banded(p->kind)) {
-			nw_long_bound_kernel<V><<<4 * g->n_sm, 256, 0, g->stream>>>(*p);
-			NW_LAUNCH_CHECK(g);
-		}
 		for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
 			nw_long_diag_rows(p, d);
 			if (p->tlo > p->thi) continue;
@@ -249,6 +259,9 @@ static void nw_long_emul_launch(const nw_lparams_t *p)
 	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, NW_LONG_R)), hout(32), fout(32), hin(32), fin(32);
 	std::vector<T> th(32);
 	for (int64_t ti = p->tlo; ti <= p->thi; ti++) {
+		int64_t j0, j1;
+		nw_long_cols(*p, ti, p->win, &j0, &j1);
+		if (j0 > j1) continue; /* as nw_long_rows_kernel */
 		if (T::PRUNE && p->prune && nw_long_start_bound(*p, ti) < *p->best) { /* as nw_long_skip */
 			int64_t u = 0;
 			for (int l = 0; l < 32; l++) u = std::max(u, nw_long_border_bound<T>(*p, ti, l));
@@ -258,7 +271,7 @@ static void nw_long_emul_launch(const nw_lparams_t *p)
 				continue;
 			}
 		}
-		for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_SNAP_WORDS(L, NW_LONG_R)]);
+		for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_SNAP_WORDS(L, NW_LONG_R)], p->win);
 		for (int l = 0; l < 32; l++) hout[l] = fout[l] = 0;
 		int64_t steps = th[0].j1 - th[0].j0 + 1 + 31;
 		for (int64_t k = 0; k < steps; k++) {
@@ -294,7 +307,10 @@ static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
 	if (nw_long_banded(p->kind))
 		for (int64_t x = 0; x < nw_long_bound_count(*p); x++) nw_long_bound_fill<V>(*p, x);
 	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
-		nw_long_diag_rows(p, d);
+		if (p->win) /* the staircase's tile rows in turn */
+			p->d = p->tlo = p->thi = d;
+		else
+			nw_long_diag_rows(p, d);
 		nw_long_emul_launch<T>(p);
 	}
 	nw_long_result(p, rb, out);
@@ -314,6 +330,7 @@ static void nw_long_params(const nw_job_t *job, int32_t TC, const uint8_t *qcode
 	 * off, for benchmarks */
 	const char *ep = getenv("NW_GPU_LONG_PRUNE");
 	p->prune = kind == NW_DP_LOCAL && p->ntj > 1 && !(ep && *ep == '0');
+	p->win = nw_long_banded(kind) && p->ntj == 1; /* the staircase of a banded pass */
 	p->qcodes = qcodes;
 	p->rcodes = rcodes;
 	p->table = table;
@@ -377,10 +394,13 @@ int nw_long_run(nw_gpu_t *g, const nw_job_t *job, const uint8_t *qcodes, const u
 	/* Few tile rows (two sequences of tens of kilobases): the staircase, a tile a row. Many
 	 * (megabases): square tiles by anti-diagonals, whose launches keep every SM busy
 	 * without the staircase's lag of 63 steps a tile row (measured on an H200: 40 kb x
-	 * 40 kb 16 ms against 28 ms; 1 Mb x 1 Mb 1.4 s against 1.1 s). */
+	 * 40 kb 16 ms against 28 ms; 1 Mb x 1 Mb 1.4 s against 1.1 s). Banded passes (reverse)
+	 * take the staircase whatever the size, each tile row over its window of the band: their
+	 * anti-diagonals hold the band's few tiles, and one launch each costs a tile's sweep. */
 	const int64_t nti = (job->m + NW_LONG_TR - 1) / NW_LONG_TR;
 	const char *ed = getenv("NW_GPU_LONG_DIAG"); /* tests: anti-diagonals whatever the size */
-	const bool stair = nti <= NW_LONG_STAIR_ROWS_PER_SM * (int64_t)g->n_sm && !(ed && *ed == '1');
+	const bool stair = (nw_long_banded(kind) || nti <= NW_LONG_STAIR_ROWS_PER_SM * (int64_t)g->n_sm) &&
+			   !(ed && *ed == '1');
 	int32_t TC = stair ? (int32_t)job->n : NW_LONG_TR;
 	/* benchmarks: other tile widths for the anti-diagonals of banded passes (reverse) and
 	 * of the others */

@@ -84,6 +84,28 @@ NW_HD int64_t nw_long_bound(const nw_dp_rules &ru, int64_t O, int64_t E, int64_t
 	return nw_top_border(ru, O, E, j) + nw_left_border(ru, O, E, i);
 }
 
+/* The columns [*j0, *j1] of tile row ti. By anti-diagonals: its tile in tile column p.d - ti.
+ * In the staircase: the whole row, or (p.win, banded passes) the row's window of the band:
+ * real rows [fr, lr] reach the columns [fr + dlo, lr + dhi], clipped to [1, n] (empty when
+ * *j0 > *j1: the band passes below or right of the matrix there). Both ends never decrease
+ * from a tile row to the next, so a column of a window that the window above lacks lies
+ * right of it and was never written: it still holds its bound (nw_long_bound_fill). */
+NW_HD void nw_long_cols(const nw_lparams_t &p, int64_t ti, bool stair, int64_t *j0, int64_t *j1)
+{
+	if (!stair) {
+		*j0 = (p.d - ti) * p.TC + 1;
+		*j1 = *j0 + p.TC - 1 < p.job.n ? *j0 + p.TC - 1 : p.job.n;
+	} else if (!p.win) {
+		*j0 = 1, *j1 = p.job.n;
+	} else {
+		const int64_t fr = ti * NW_LONG_TR + 1 - p.P, lr = (ti + 1) * NW_LONG_TR - p.P;
+		*j0 = (fr > 1 ? fr : 1) + p.job.dlo;
+		*j1 = lr + p.job.dhi;
+		if (*j0 < 1) *j0 = 1;
+		if (*j1 > p.job.n) *j1 = p.job.n;
+	}
+}
+
 /* One thread of a long kernel: lane type L, kernel class KC (0 local, 1 reverse local, 2
  * last row), scorer SC (nw_sc_tab1<L> or nw_sc_dna4<L>) and cell form CELL (NW_CELL_FCHAIN,
  * or NW_CELL_LINEAR when gap opening is 0). */
@@ -109,7 +131,7 @@ struct nw_lthread {
 	static const bool TAGGED = LINEAR && sizeof(V) == 4;
 
 	int t;
-	int64_t ti, tj, i0, j0, j1;
+	int64_t ti, i0, j0, j1;
 	nw_dp_rules ru;
 	int32_t O, E;
 	V neg_oe, neg_e;
@@ -122,11 +144,11 @@ struct nw_lthread {
 	NW_HD V lb(int64_t real) const { return (V)(real >= 1 ? nw_left_border(ru, O, E, real) : 0); }
 	NW_HD V top(int64_t j) const { return (V)nw_top_border(ru, O, E, j); }
 
-	NW_HD void init(const nw_lparams_t &p, const int32_t *tab, int64_t ti_, int t_, V *snap_)
+	/* stair: the staircase's tile row (the row above, where this row reads it, is done) */
+	NW_HD void init(const nw_lparams_t &p, const int32_t *tab, int64_t ti_, int t_, V *snap_, bool stair)
 	{
 		t = t_;
 		ti = ti_;
-		tj = p.d - ti;
 		ru = nw_rules(p.kind);
 		O = p.O;
 		E = p.E;
@@ -137,15 +159,14 @@ struct nw_lthread {
 		colbuf = (V *)p.colbuf;
 		corner = (V *)p.corner;
 		snap = snap_;
-		j0 = tj * p.TC + 1;
-		j1 = j0 + p.TC - 1 < p.job.n ? j0 + p.TC - 1 : p.job.n;
+		nw_long_cols(p, ti, stair, &j0, &j1);
 		i0 = ti * NW_LONG_TR + (int64_t)t * R + 1;
 #pragma unroll
 		for (int r = 0; r < R; r++) {
 			int64_t ip = i0 + r, real = ip - p.P;
 			int c = real >= 1 ? p.qcodes[p.job.qbase + (real - 1) * p.job.qstep] : -1;
 			sw.q[r] = sc.row(c, 0);
-			if (tj == 0) {
+			if (j0 == 1) {
 				sw.h[r] = lb(real);
 				sw.e[r] = sw.h[r] + neg_oe;
 			} else {
@@ -154,9 +175,11 @@ struct nw_lthread {
 			}
 		}
 		int64_t ipd = i0 - 1;
-		if (t > 0) sw.hdiag = tj == 0 ? lb(ipd - p.P) : colbuf[2 * ipd];
+		if (t > 0) sw.hdiag = j0 == 1 ? lb(ipd - p.P) : colbuf[2 * ipd];
 		else if (ti == 0) sw.hdiag = top(j0 - 1);
-		else sw.hdiag = tj == 0 ? lb(ipd - p.P) : corner[ti];
+		else if (j0 == 1) sw.hdiag = lb(ipd - p.P);
+		else if (!stair) sw.hdiag = corner[ti];
+		else sw.hdiag = nw_ld_cg(&rowbuf[2 * (j0 - 1)]); /* a window's corner: the row above's */
 		if (TRACK) tr.reset();
 		lastrow = !TRACK && ti == p.nti - 1;
 	}
@@ -173,7 +196,7 @@ struct nw_lthread {
 				hin = rowbuf[2 * j]; /* written by an earlier launch */
 				fin = rowbuf[2 * j + 1];
 			}
-			if (j == j1) corner[ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
+			if (j == j1) corner[ti] = hin; /* H[ti*TR][j1] for the next tile of the row */
 		}
 		advance(p, (int32_t)(j - j0), hin, fin, sc.colword(rcode(p, j), 0), hout, fout);
 	}
@@ -383,17 +406,39 @@ __device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint
 		const int32_t c = (int32_t)g + x;
 		if (t == 0) {
 			hin = h0, fin = f0;
-			if (!STAIR && CHECK && c == (int32_t)ncols - 1) th.corner[th.ti] = hin; /* H[ti*TR][j1] for tile (ti, tj+1) */
+			if (!STAIR && CHECK && c == (int32_t)ncols - 1) th.corner[th.ti] = hin; /* H[ti*TR][j1] for the next tile */
 		}
 		if (!CHECK || (c >= 0 && c < (int32_t)ncols)) th.advance(p, c, hin, fin, x >= 0 ? wa : wb, hout, fout);
-		/* publish my bottom row every 32 columns (at s == 30, c + 1 = g) and at the end: fewer
-		 * publications cost more lag than their fences save (H200) */
+		/* publish my bottom row every 32 columns (at s == 30, c + 1 = g) and at the end, as
+		 * the last column done: fewer publications cost more lag than their fences save (H200) */
 		if (STAIR && !T::TAGGED && t == 31 && c >= 0 &&
 		    ((s == 30 && c < (int32_t)ncols) || (CHECK && c == (int32_t)ncols - 1))) {
 			__threadfence();
-			atomicExch(done + th.ti, (uint32_t)(c + 1));
+			atomicExch(done + th.ti, (uint32_t)(th.j0 + c));
 		}
 	}
+}
+
+/* The staircase: thread 0 of tile row ti waits until the row above has published column c
+ * (or its last column, last, where c lies right of it; nothing where last is 0), then the
+ * warp goes on. avail: the last column known to be published. */
+template <class T>
+__device__ void nw_long_wait_above(const nw_lparams_t &p, uint32_t *done, int64_t ti, int t, int64_t c, int64_t last,
+				   int64_t &avail)
+{
+	if (c > last) c = last;
+	if (t == 0 && ti > 0 && c > avail) {
+		if (T::TAGGED) { /* the column's own tag (rowbuf words, nw_long_sweep) */
+			const uint64_t *w = (const uint64_t *)((const typename T::V *)p.rowbuf + 2 * c);
+			while ((nw_ld_relaxed64(w) >> 32) != (uint64_t)ti) {}
+			avail = c;
+		} else {
+			const volatile uint32_t *up = done + ti - 1;
+			while ((avail = *up) < c) __nanosleep(32);
+			__threadfence();
+		}
+	}
+	__syncwarp();
 }
 
 /* One tile's sweep, columns th.j0 .. th.j1 of tile row th.ti, shared by both kernels.
@@ -402,22 +447,25 @@ __device__ __forceinline__ void nw_long_group(T &th, const nw_lparams_t &p, uint
  * waits on memory. The reference codes of the next group are loaded a group ahead (and made
  * scorer words only when their group starts, so that nothing waits on the load early).
  *
- * STAIR (the staircase, j0 = 1): the row above is written by tile row ti - 1 during this
- * launch, on another SM. Affine: thread 0 waits until done[ti - 1] covers the group before
- * the warp loads it, and thread 31 publishes its bottom row every 32 columns (done[ti] is
- * the number of columns published); each publication costs a memory fence, which stalls
- * the warp, while a longer span delays the tile row below. Linear (T::TAGGED): each column
- * of the row above is one 64-bit word with the tag of the tile row that wrote it, and the
+ * STAIR (the staircase: the whole row, or its window of the band): the row above is written
+ * by tile row ti - 1 during this launch, on another SM, up to its last column above_last (0:
+ * it wrote none that this row reads; the columns right of it keep their bounds). Affine:
+ * thread 0 waits until done[ti - 1] covers the group before the warp loads it
+ * (nw_long_wait_above), and thread 31 publishes its bottom row every 32 columns (done[ti] is
+ * the last column published); each publication costs a memory fence, which stalls the
+ * warp, while a longer span delays the tile row below. Linear (T::TAGGED): each column of
+ * the row above is one 64-bit word with the tag of the tile row that wrote it, and the
  * lanes reload their columns until every tag says ti - 1: no flag, no fence, and one round
- * trip to L2 when the data is there. The buffer starts zeroed (no tile row's tag), and a
- * tile row overwrites a column only after its own thread 0 has read it.
+ * trip to L2 when the data is there. The buffer starts with no tile row's tag (zeroed, or
+ * the bounds with a zero F slot), and a tile row overwrites a column only after its own
+ * thread 0 has read it.
  *
  * Otherwise (anti-diagonals) the row above was written by an earlier launch, and thread 0
  * saves the corner of the next tile of its tile row before thread 31 overwrites it. (Loading
  * that row a group ahead too cost the 64-register kernel spills and gained nothing.) Column
  * offsets are 32-bit (a tile has at most 2^31 - 1 columns), absolute columns 64-bit. */
 template <class T, bool STAIR>
-__device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
+__device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done, int64_t above_last)
 {
 	typedef typename T::V V;
 	const int t = th.t;
@@ -432,8 +480,8 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 			f = h + th.neg_oe;
 		} else if (STAIR && T::TAGGED) {
 			const uint64_t *w = (const uint64_t *)&above[2 * (size_t)col];
-			uint64_t v;
-			while (((v = nw_ld_relaxed64(w)) >> 32) != (uint64_t)ti) {}
+			uint64_t v = nw_ld_relaxed64(w);
+			while (j0 + col <= above_last && (v >> 32) != (uint64_t)ti) v = nw_ld_relaxed64(w);
 			h = (V)(uint32_t)v;
 		} else {
 			h = nw_ld_cg(&above[2 * (size_t)col]);
@@ -443,18 +491,11 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done)
 	V hout = 0, fout = 0, gh = 0, gf = 0;
 	int code_next = (uint32_t)t < ncols ? th.rcode(p, j0 + t) : 0;
 	uint32_t cw_prev = 0, cw_cur = 0;
-	uint32_t avail = 0; /* columns of tile row ti - 1 known to be published (thread 0) */
+	int64_t avail = 0; /* the last column of tile row ti - 1 known to be published (thread 0) */
 	for (uint32_t g = 0; g < ncols + 31; g += 32) {
 		const uint32_t col = g + t; /* the column I load for the group */
-		if (STAIR && !T::TAGGED && g < ncols && ti > 0) {
-			const uint32_t need = g + 32 < ncols ? g + 32 : ncols;
-			if (t == 0 && avail < need) {
-				const volatile uint32_t *up = done + ti - 1;
-				while ((avail = *up) < need) __nanosleep(32);
-				__threadfence();
-			}
-			__syncwarp();
-		}
+		if (STAIR && !T::TAGGED && g < ncols)
+			nw_long_wait_above<T>(p, done, ti, t, j0 + (g + 32 < ncols ? g + 32 : ncols) - 1, above_last, avail);
 		cw_prev = cw_cur;
 		cw_cur = th.sc.colword(code_next, 0);
 		if (col + 32 < ncols) code_next = th.rcode(p, j0 + col + 32);
@@ -482,7 +523,9 @@ NW_HD void nw_long_bound_fill(const nw_lparams_t &p, int64_t x)
 	V *rowbuf = (V *)p.rowbuf, *colbuf = (V *)p.colbuf, *corner = (V *)p.corner;
 	if (x <= n) {
 		const int64_t h = nw_long_bound(ru, O, E, m, x);
-		rowbuf[2 * x] = (V)h, rowbuf[2 * x + 1] = (V)(h - O - E);
+		/* the linear cell has no F; its staircase reads the slot as the writer's tag, and 0 is no
+		 * tile row's (nw_long_sweep) */
+		rowbuf[2 * x] = (V)h, rowbuf[2 * x + 1] = O == 0 ? 0 : (V)(h - O - E);
 	}
 	if (x <= p.Mp) {
 		const int64_t h = nw_long_bound(ru, O, E, x - p.P, n);
