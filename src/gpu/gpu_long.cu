@@ -225,8 +225,19 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 			NW_LAUNCH_CHECK(g);
 		}
 	} else { /* the staircase: as many warps as can be resident, at most one a tile row */
-		int64_t blocks = std::min<int64_t>((p->nti + NW_LONG_WARPS - 1) / NW_LONG_WARPS,
-						   (int64_t)std::max(per_sm, 1) * g->n_sm);
+		int64_t warps = std::min<int64_t>(p->nti, (int64_t)std::max(per_sm, 1) * g->n_sm * NW_LONG_WARPS);
+		/* Band windows: a tile row starts about TR + 63 steps after the one above, so a
+		 * window of W columns keeps about W / (TR + 63) tile rows at work. Warps beyond twice
+		 * that only wait, polling done[]: with every resident warp (3,168), C-local-mut's
+		 * reverse pass took 354 ms on an H100, with 264 warps 205 ms. */
+		if (p->win) {
+			const int64_t w = std::min<int64_t>(p->job.n, NW_LONG_TR + (int64_t)p->job.dhi - p->job.dlo);
+			warps = std::min<int64_t>(warps, 2 * (w / (NW_LONG_TR + 63) + 1) + 2 * g->n_sm);
+		}
+		const char *ew = getenv("NW_GPU_LONG_STAIR_WARPS"); /* benchmarks: other counts */
+		if (ew && atoi(ew) > 0)
+			warps = std::min<int64_t>({(int64_t)atoi(ew), p->nti, (int64_t)std::max(per_sm, 1) * g->n_sm * NW_LONG_WARPS});
+		const int64_t blocks = (warps + NW_LONG_WARPS - 1) / NW_LONG_WARPS;
 		nw_long_rows_kernel<T><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p, done + p->nti, done);
 		NW_LAUNCH_CHECK(g);
 	}
@@ -252,7 +263,7 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 /* Host emulation of one launch (anti-diagonal p->d) over host buffers: the same tiles
  * and warps, one thread at a time, shuffles replayed from the previous step's outputs. */
 template <class T>
-static void nw_long_emul_launch(const nw_lparams_t *p)
+static void nw_long_emul_launch(const nw_lparams_t *p, const int32_t *ltab)
 {
 	typedef typename T::LT L;
 	typedef typename T::V V;
@@ -271,7 +282,7 @@ static void nw_long_emul_launch(const nw_lparams_t *p)
 				continue;
 			}
 		}
-		for (int l = 0; l < 32; l++) th[l].init(*p, p->table, ti, l, &snaps[l * NW_SNAP_WORDS(L, NW_LONG_R)], p->win);
+		for (int l = 0; l < 32; l++) th[l].init(*p, ltab, ti, l, &snaps[l * NW_SNAP_WORDS(L, NW_LONG_R)], p->win);
 		for (int l = 0; l < 32; l++) hout[l] = fout[l] = 0;
 		int64_t steps = th[0].j1 - th[0].j0 + 1 + 31;
 		for (int64_t k = 0; k < steps; k++) {
@@ -306,12 +317,14 @@ static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
 	p->rowbest = rb.data();
 	if (nw_long_banded(p->kind))
 		for (int64_t x = 0; x < nw_long_bound_count(*p); x++) nw_long_bound_fill<V>(*p, x);
+	std::vector<int32_t> ltab(NW_TAB_DIM * NW_LTAB_STRIDE); /* as nw_long_smem::load */
+	for (int x = 0; x < NW_TAB_DIM * NW_TAB_DIM; x++) ltab[nw_ltab_index(x)] = p->table[x];
 	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {
 		if (p->win) /* the staircase's tile rows in turn */
 			p->d = p->tlo = p->thi = d;
 		else
 			nw_long_diag_rows(p, d);
-		nw_long_emul_launch<T>(p);
+		nw_long_emul_launch<T>(p, ltab.data());
 	}
 	nw_long_result(p, rb, out);
 	nw_long_count(p, (int64_t)skipped, &nw_long_emul_tiles, &nw_long_emul_skipped);
@@ -354,12 +367,12 @@ int nw_long_dna4_ok(const int32_t *tab)
 template <int KC, class F>
 static int nw_long_pick(bool wide, bool dna4, bool linear, F &f)
 {
-	if (wide) return f.template run<nw_lthread<nw_l64, KC, nw_sc_tab1<nw_l64>, NW_CELL_FCHAIN> >();
+	if (wide) return f.template run<nw_lthread<nw_l64, KC, nw_sc_tab1<nw_l64, NW_LTAB_STRIDE>, NW_CELL_FCHAIN> >();
 	if (dna4)
 		return linear ? f.template run<nw_lthread<nw_l32, KC, nw_sc_dna4<nw_l32>, NW_CELL_LINEAR> >()
 			      : f.template run<nw_lthread<nw_l32, KC, nw_sc_dna4<nw_l32>, NW_CELL_FCHAIN> >();
-	return linear ? f.template run<nw_lthread<nw_l32, KC, nw_sc_tab1<nw_l32>, NW_CELL_LINEAR> >()
-		      : f.template run<nw_lthread<nw_l32, KC, nw_sc_tab1<nw_l32>, NW_CELL_FCHAIN> >();
+	return linear ? f.template run<nw_lthread<nw_l32, KC, nw_sc_tab1<nw_l32, NW_LTAB_STRIDE>, NW_CELL_LINEAR> >()
+		      : f.template run<nw_lthread<nw_l32, KC, nw_sc_tab1<nw_l32, NW_LTAB_STRIDE>, NW_CELL_FCHAIN> >();
 }
 
 template <class F>

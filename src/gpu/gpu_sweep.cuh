@@ -18,6 +18,14 @@
 
 #include "dp_cell.cuh"
 
+/* The long kernels' score table in shared memory: rows NW_LTAB_STRIDE words apart, so that
+ * query code q and reference code r sit in bank (4q + r) mod 32. With rows 32 words apart
+ * the bank is r alone, and DNA (codes 0-3 on both sides: lanes at different rows and
+ * columns) loads up to 16 different words from 4 banks at a step. */
+#define NW_LTAB_STRIDE 36
+/* Where entry x of a NW_TAB_DIM-wide table goes in that layout. */
+NW_HD int nw_ltab_index(int x) { return x / NW_TAB_DIM * NW_LTAB_STRIDE + x % NW_TAB_DIM; }
+
 /* prmt.b32 in its default mode: selector nibble bit 3 replicates the selected byte's sign.
  * (__byte_perm masks the selector to 3 bits, so it cannot do this.) */
 NW_HD uint32_t nw_prmt(uint32_t a, uint32_t b, uint32_t sel)
@@ -130,13 +138,14 @@ struct nw_sc_tab2 : nw_sc_each<nw_sc_tab2> {
 	}
 };
 
-template <class LT>
-struct nw_sc_tab1 : nw_sc_each<nw_sc_tab1<LT> > {
+/* One lane, any matrix: the table in shared memory, rows STRIDE words apart. */
+template <class LT, int STRIDE = NW_TAB_DIM>
+struct nw_sc_tab1 : nw_sc_each<nw_sc_tab1<LT, STRIDE> > {
 	typedef uint32_t Row;
 	typedef uint32_t Col;
 	typedef LT L;
 	const int32_t *tab;
-	NW_HD Row row(int ca, int) const { return (uint32_t)(ca < 0 ? NW_QPAD : ca) * (NW_TAB_DIM * 4); }
+	NW_HD Row row(int ca, int) const { return (uint32_t)(ca < 0 ? NW_QPAD : ca) * (STRIDE * 4); }
 	NW_HD uint32_t colword(int ca, int) const { return (uint32_t)(ca < 0 ? NW_RPAD : ca) * 4; }
 	NW_HD Col col(uint32_t w) const { return w; }
 	NW_HD typename LT::V score(Row q, Col c) const
@@ -225,10 +234,10 @@ struct nw_sc_dna4 : nw_sc_each<nw_sc_dna4<LT> > {
 	typedef uint32_t Row;
 	typedef uint32_t Col;
 	typedef LT L;
-	const int32_t *tab; /* the score table (NW_TAB_DIM), for the rows' bytes */
+	const int32_t *tab; /* the long kernels' score table (NW_LTAB_STRIDE), for the rows' bytes */
 	NW_HD Row row(int ca, int) const
 	{
-		const int32_t *t = tab + (ca < 0 ? NW_QPAD : ca) * NW_TAB_DIM;
+		const int32_t *t = tab + (ca < 0 ? NW_QPAD : ca) * NW_LTAB_STRIDE;
 		return (uint32_t)(uint8_t)t[0] | (uint32_t)(uint8_t)t[1] << 8 | (uint32_t)(uint8_t)t[2] << 16 |
 		       (uint32_t)(uint8_t)t[3] << 24;
 	}

@@ -344,15 +344,17 @@ __device__ bool nw_long_skip(const nw_lparams_t &p, int64_t ti, int t)
 }
 #endif
 
-/* Shared memory of a long kernel block: the score table, and each thread's snapshot of its
- * rows for max tracking. load(): the table, read by the whole block (a barrier). */
+/* Shared memory of a long kernel block: the score table (rows NW_LTAB_STRIDE words apart),
+ * and each thread's snapshot of its rows for max tracking. load(): the table, read by the
+ * whole block (a barrier). */
 template <class L>
 struct nw_long_smem {
-	int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
+	int32_t tab[NW_TAB_DIM * NW_LTAB_STRIDE];
 	__align__(16) typename L::V snaps[32 * NW_LONG_WARPS * NW_SNAP_WORDS(L, NW_LONG_R)];
 	__device__ void load(const int32_t *table)
 	{
-		for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x) tab[x] = table[x];
+		for (int x = threadIdx.x; x < NW_TAB_DIM * NW_TAB_DIM; x += blockDim.x)
+			tab[nw_ltab_index(x)] = table[x];
 		__syncthreads();
 	}
 	__device__ typename L::V *snap() { return snaps + threadIdx.x * NW_SNAP_WORDS(L, NW_LONG_R); }
