@@ -5,8 +5,11 @@
  * Two launch forms share that sweep:
  *  - the staircase (few tile rows, such as two sequences of tens of kilobases): one launch,
  *    a warp a tile row over all its columns, each tile row a few dozen steps behind the one
- *    above, whose bottom row it reads as it is written (nw_long_rows_kernel);
- *  - anti-diagonals of TR x TR tiles (megabases), a launch each (nw_long_diag_kernel).
+ *    above, whose bottom row it reads as it is written (nw_long_rows_kernel). The banded
+ *    passes (reverse local and semiglobal, whose score is known) take it whatever the size,
+ *    each tile row over its window of the score band only (nw_long_cols);
+ *  - anti-diagonals of TR x TR tiles (megabases), a launch each (nw_long_diag_kernel); the
+ *    forward local pass skips the tiles that cannot hold its best cell (nw_long_skip).
  * Between tiles, borders live in global memory:
  *   rowbuf[j]  H and F below the last tile done in the tile column of j (top input); with
  *              the linear cell, H and the tag of the tile row that wrote it (TAGGED),
