@@ -228,7 +228,8 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 			NW_LAUNCH_CHECK(g);
 		}
 	} else { /* the staircase: as many warps as can be resident, at most one a tile row */
-		int64_t warps = std::min<int64_t>(p->nti, (int64_t)std::max(per_sm, 1) * g->n_sm * NW_LONG_WARPS);
+		const int64_t resident = (int64_t)std::max(per_sm, 1) * g->n_sm * NW_LONG_WARPS;
+		int64_t warps = std::min<int64_t>(p->nti, resident);
 		/* Band windows: a tile row starts about TR + 63 steps after the one above, so a
 		 * window of W columns keeps about W / (TR + 63) tile rows at work. Warps beyond twice
 		 * that only wait, polling done[]: with every resident warp (3,168), C-local-mut's
@@ -239,7 +240,7 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 		}
 		const char *ew = getenv("NW_GPU_LONG_STAIR_WARPS"); /* benchmarks: other counts */
 		if (ew && atoi(ew) > 0)
-			warps = std::min<int64_t>({(int64_t)atoi(ew), p->nti, (int64_t)std::max(per_sm, 1) * g->n_sm * NW_LONG_WARPS});
+			warps = std::min<int64_t>({(int64_t)atoi(ew), p->nti, resident});
 		const int64_t blocks = (warps + NW_LONG_WARPS - 1) / NW_LONG_WARPS;
 		nw_long_rows_kernel<T><<<(unsigned)blocks, 32 * NW_LONG_WARPS, 0, g->stream>>>(*p, done + p->nti, done);
 		NW_LAUNCH_CHECK(g);
