@@ -41,4 +41,38 @@ static inline int64_t nw_band_gaps(int64_t M, int64_t O, int64_t E, int64_t own,
 	return best;
 }
 
+/* The diagonals d = j - i (from the origin) of the cells that a global path of score >= S
+ * over m x n can visit, where a leading vertical gap opens at tb and an ending one at te
+ * (Myers-Miller sub-problems waive the open of a gap that continues across their split;
+ * otherwise both are O). A path through diagonal d has at most m + min(0, d) +
+ * min(0, n - m - d) diagonal steps, each scoring at most M (taken as 0 when negative),
+ * and besides them |d| gap residues before that diagonal and |n - m - d| after it, each
+ * run in at least one gap; the bound does not depend on where on the diagonal the cell
+ * lies. Going away from [min(0, n - m), max(0, n - m)] it only falls, so the diagonals
+ * where it reaches S are one interval, which holds that range whatever S. */
+static inline int64_t nw_band_diag_bound(int64_t M, int64_t O, int64_t E, int64_t tb, int64_t te,
+					 int64_t m, int64_t n, int64_t d)
+{
+	const int64_t D = n - m, Mp = M > 0 ? M : 0;
+	int64_t b = Mp * (m + (d < 0 ? d : 0) + (D - d < 0 ? D - d : 0));
+	if (d != 0)
+		b -= (d < 0 ? tb : O) + E * (d < 0 ? -d : d);
+	if (d != D)
+		b -= (d > D ? te : O) + E * (d > D ? d - D : D - d);
+	return b;
+}
+
+static inline void nw_band_diagonals(int64_t M, int64_t O, int64_t E, int64_t tb, int64_t te,
+				     int64_t m, int64_t n, int64_t S, int64_t *dlo, int64_t *dhi)
+{
+	const int64_t D = n - m;
+	int64_t lo = D < 0 ? D : 0, hi = D > 0 ? D : 0;
+	while (lo > -m && nw_band_diag_bound(M, O, E, tb, te, m, n, lo - 1) >= S)
+		lo--;
+	while (hi < n && nw_band_diag_bound(M, O, E, tb, te, m, n, hi + 1) >= S)
+		hi++;
+	*dlo = lo;
+	*dhi = hi;
+}
+
 #endif

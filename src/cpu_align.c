@@ -136,6 +136,8 @@ void nw_workspace_free(nw_workspace_t *ws)
 		free(ws->row[k]);
 	free(ws->rev[0]);
 	free(ws->rev[1]);
+	free(ws->sums[0]);
+	free(ws->sums[1]);
 	free(ws->dir);
 	free(ws->ops);
 	free(ws->simd);
@@ -297,10 +299,21 @@ int nw_cpu_align_path(const nw_align_params_t *p, const uint8_t *q, int64_t qlen
 		int kind = nw_path_kind(p, m, n);
 		const uint8_t *qs = q + res->qstart, *rs = r + res->rstart;
 		ret = kind == NW_PATH_GACT ? nw_cpu_gact(ws, p, qs, m, rs, n, res)
-					   : nw_cpu_path(ws, p->sc, qs, m, rs, n, res);
+					   : nw_cpu_path(ws, p->sc, qs, m, rs, n, res->score, res);
 		if (ret < 0)
 			return ret;
 		res->path_kind = kind;
+		if (kind == NW_PATH_GACT) { /* --max-deficit: too far below the optimum, redo */
+			int64_t path_score;
+			char err[160];
+			if (nw_cigar_rescore(res->cigar, res->n_cigar, p->sc, q, qlen, res->qstart, r,
+					     rlen, res->rstart, &path_score, err, sizeof err) == 0 &&
+			    nw_gact_too_short(p, path_score, res->score)) {
+				if ((ret = nw_cpu_path(ws, p->sc, qs, m, rs, n, res->score, res)) < 0)
+					return ret;
+				res->path_kind = NW_PATH_REDONE;
+			}
+		}
 	}
 	/* Every path is checked against the optimum: a wrong CIGAR is worse than none. */
 	return nw_path_finish(p, q, qlen, r, rlen, res);

@@ -52,6 +52,9 @@ struct nw_workspace_s {
 	size_t ops_cap;
 	int32_t score_t[NW_MAX_CODES][NW_MAX_CODES]; /* transposed matrix */
 	int64_t full_cells_max;  /* 0: the default size of a full-matrix sub-problem */
+	int64_t path_cells;      /* cells swept by the path passes so far (tests) */
+	int64_t *sums[2];        /* path passes: best diagonal scores left, by row and column */
+	size_t sums_cap[2];
 	void *simd;              /* striped pass: query profile and column vectors */
 	size_t simd_cap;         /* vectors */
 	int simd_off;            /* tests: run the scalar twin only */
@@ -87,9 +90,13 @@ int nw_ws_rows(nw_workspace_t *ws, int64_t n);
 const uint8_t *nw_ws_reverse(nw_workspace_t *ws, int k, const uint8_t *x, int64_t n);
 
 /* The exact path of q[0..m) against r[0..n) as a global alignment (Myers-Miller, whose
- * leaves are full matrices), into res->cigar (cleared first). */
+ * leaves are full matrices), into res->cigar (cleared first). S is the optimal global
+ * score of the span, from the score engine: every pass skips the cells that lie on no
+ * path of that score, so the work follows the divergence (the path is the same as without
+ * pruning). NW_NEG_INF: unknown, no pruning. A higher S than the optimum gives
+ * NW_ERR_INTERNAL. */
 int nw_cpu_path(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *q, int64_t m,
-		const uint8_t *r, int64_t n, nw_result_t *res);
+		const uint8_t *r, int64_t n, int64_t S, nw_result_t *res);
 
 /* One GACT tile t of the span q[0..m) x r[0..n) (src/path.h): the full-matrix traceback of
  * its reversed slices (row k = q[t->i - k], column k = r[t->j - k]) with row 0 opened at

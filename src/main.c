@@ -15,7 +15,7 @@
 enum {
 	OPT_PAIRS = 256, OPT_MATCH, OPT_MISMATCH, OPT_MATRIX, OPT_GAP_OPEN, OPT_GAP_EXTEND,
 	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH, OPT_TOP, OPT_STRAND, OPT_TILE,
-	OPT_OVERLAP, OPT_EXACT
+	OPT_OVERLAP, OPT_EXACT, OPT_GACT, OPT_MAX_DEFICIT
 };
 
 static const struct option long_opts[] = {
@@ -38,6 +38,8 @@ static const struct option long_opts[] = {
 	{"tile", required_argument, NULL, OPT_TILE},
 	{"overlap", required_argument, NULL, OPT_OVERLAP},
 	{"exact", no_argument, NULL, OPT_EXACT},
+	{"gact", no_argument, NULL, OPT_GACT},
+	{"max-deficit", required_argument, NULL, OPT_MAX_DEFICIT},
 	{"threads", required_argument, NULL, 't'},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"device", required_argument, NULL, OPT_DEVICE},
@@ -82,11 +84,15 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "      --top INT             all vs all: only the INT best references per query, best first\n"
 "                            (ties: reference order) [0: every pair]\n"
 "Paths (with -c, paf or sam):\n"
-"      --exact               exact paths for every span, by divide and conquer (slower); by\n"
-"                            default spans over %lld cells take GACT tiles, whose path may\n"
-"                            score below the optimum (PAF/SAM tag os:i: the optimum)\n"
-"      --tile INT            GACT tile size, 16..4096 [%d]\n"
-"      --overlap INT         GACT tile overlap, 0..tile-8 [%d, or 3/8 of a smaller tile]\n"
+"                            every path is optimal: spans up to %lld cells from one full\n"
+"                            matrix, longer ones by divide and conquer, pruned by the optimum\n"
+"      --exact               exact paths (the default; accepted for old scripts)\n"
+"      --gact                spans over that size take GACT tiles (heuristic, faster on\n"
+"                            dissimilar pairs); PAF/SAM tag os:i gives the optimum\n"
+"      --max-deficit FRAC    --gact: recompute exactly a path below the optimum by more\n"
+"                            than FRAC of |optimum| [%g]\n"
+"      --tile INT            --gact: tile size, 16..4096 [%d]\n"
+"      --overlap INT         --gact: tile overlap, 0..tile-8 [%d, or 3/8 of a smaller tile]\n"
 "Engine:\n"
 "  -t, --threads INT         CPU threads [%d: the online CPUs]\n"
 "      --backend auto|cpu|gpu  [auto: the GPU when built with CUDA and a device is present]\n"
@@ -98,7 +104,7 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "  -V, --version             version on stdout, exit 0\n"
 "\n"
 "Coordinates are 0-based, half-open. See nwalign(1) for output columns and tie rules.\n",
-		2, 4, 4, 11, 2, 1, (long long)NW_PATH_FULL_CELLS, tile, overlap, d->threads,
+		2, 4, 4, 11, 2, 1, (long long)NW_PATH_FULL_CELLS, NW_GACT_MAX_DEFICIT, tile, overlap, d->threads,
 		d->device, (long long)d->batch_records);
 }
 
@@ -181,6 +187,16 @@ int main(int argc, char **argv)
 		case 'o': opt.out_path = optarg; break;
 		case 'c': opt.cigar = 1; break;
 		case OPT_EXACT: opt.exact = 1; break;
+		case OPT_GACT: opt.gact = 1; break;
+		case OPT_MAX_DEFICIT: {
+			char *end;
+			errno = 0;
+			opt.max_deficit = strtod(optarg, &end);
+			if (!*optarg || *end || errno || !(opt.max_deficit >= 0 && opt.max_deficit <= 1))
+				return usage_error("--max-deficit needs a fraction from 0 to 1, not '%s'%s",
+						   optarg, "");
+			break;
+		}
 		case 'v': verbose++; break;
 		case OPT_NO_HEADER: opt.header = 0; break;
 		case OPT_MATRIX: opt.matrix = optarg; break;

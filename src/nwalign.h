@@ -255,9 +255,10 @@ int nw_cigar_write(FILE *fp, const uint32_t *cigar, int64_t n);
  * to the end reaches the score (the shortest optimal alignment). A local alignment of
  * score 0 is reported with an empty span [0, 0) on both sequences and no path.
  * With want_path, the path over the aligned region is of the kind src/path.h chooses: a
- * full-matrix traceback for spans up to 2^22 cells, else GACT tiles (heuristic: score
- * becomes the path's score, opt_score keeps the optimum) or, with exact, Myers-Miller
- * divide and conquer in linear memory.
+ * full-matrix traceback for spans up to 2^22 cells, else Myers-Miller divide and conquer
+ * in linear memory, its passes pruned by the known optimum (exact), or, with gact, GACT
+ * tiles (heuristic: a path short of the optimum by more than max_deficit is recomputed
+ * exactly; one kept keeps its own score, and opt_score the optimum).
  */
 typedef struct {
 	nw_mode_t mode;
@@ -272,7 +273,9 @@ typedef struct {
 	int tile, overlap; /* GACT tile size T and overlap O as used (nw_opt_gact resolves the
 			    * options' defaults, so overlap 0 is a real overlap of 0); tile 0,
 			    * as in a zero-initialised struct, means the defaults for both */
-	int exact;         /* long spans: exact divide-and-conquer paths instead of GACT */
+	int gact;          /* long spans: GACT paths (heuristic) instead of exact ones */
+	double max_deficit; /* gact: a path below the optimum by more than this fraction of
+			     * |optimum| is recomputed exactly */
 } nw_align_params_t;
 
 typedef struct nw_workspace_s nw_workspace_t;  /* per-thread scratch rows */
@@ -307,7 +310,10 @@ typedef struct {
 	int both_strands;             /* DNA: also align each query's reverse complement */
 	int tile, overlap;            /* GACT tile size and overlap; -1: the default (tile 320,
 				       * overlap 120 or 3/8 of a smaller tile); see nw_opt_gact */
-	int exact;                    /* long spans: exact paths (divide and conquer), not GACT */
+	int gact;                     /* long spans: GACT paths (heuristic), not exact ones */
+	int exact;                    /* --exact: exact paths (the default) asked for by name */
+	double max_deficit;           /* gact: recompute paths short by more than this fraction
+				       * of |optimum|; negative: the default (NW_GACT_MAX_DEFICIT) */
 	const char *command_line;     /* for SAM @PG CL */
 } nw_opt_t;
 

@@ -25,6 +25,7 @@ void nw_opt_init(nw_opt_t *opt)
 	opt->batch_residues = (uint64_t)64 << 20;
 	opt->tile = -1;       /* -1: NW_GACT_TILE_DEFAULT */
 	opt->overlap = -1;    /* -1: NW_GACT_OVERLAP_DEFAULT, or 3/8 of a smaller tile */
+	opt->max_deficit = -1; /* -1: NW_GACT_MAX_DEFICIT */
 }
 
 void nw_opt_gact(const nw_opt_t *opt, int *tile, int *overlap)
@@ -91,8 +92,23 @@ int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen)
 			return NW_ERR_USAGE;
 		}
 	}
-	/* --tile, --overlap: a tile keeps at least 8 rows and columns of its path. They only
-	 * matter with a path, but are checked whatever the output. */
+	/* --tile, --overlap, --max-deficit shape GACT paths: without --gact they would be
+	 * silently ignored, so they are an error. A tile keeps at least 8 rows and columns of
+	 * its path. */
+	if (opt->gact && opt->exact) {
+		snprintf(err, errlen, "--gact and --exact contradict each other (exact paths are the default)");
+		return NW_ERR_USAGE;
+	}
+	if (!opt->gact && (opt->tile != -1 || opt->overlap != -1 || opt->max_deficit >= 0)) {
+		snprintf(err, errlen, "--%s shapes GACT paths, which only --gact asks for",
+			 opt->tile != -1 ? "tile" : opt->overlap != -1 ? "overlap" : "max-deficit");
+		return NW_ERR_USAGE;
+	}
+	if (opt->max_deficit >= 0 && !(opt->max_deficit <= 1)) {
+		snprintf(err, errlen, "--max-deficit must be a fraction from 0 to 1 (got %g)",
+			 opt->max_deficit);
+		return NW_ERR_USAGE;
+	}
 	int tile, overlap;
 	nw_opt_gact(opt, &tile, &overlap);
 	if (opt->tile != -1 && (opt->tile < 16 || opt->tile > 4096)) {

@@ -28,7 +28,7 @@ int nw_path_kind(const nw_align_params_t *p, int64_t m, int64_t n)
 	/* (m + 1)(n + 1) <= FULL without overflow for spans up to 2^32 x 2^32 */
 	if (m + 1 <= full_cells() / (n + 1))
 		return NW_PATH_FULL;
-	return p->exact ? NW_PATH_EXACT : NW_PATH_GACT;
+	return p->gact ? NW_PATH_GACT : NW_PATH_EXACT;
 }
 
 const char *nw_path_kind_name(int kind)
@@ -37,6 +37,7 @@ const char *nw_path_kind_name(int kind)
 	case NW_PATH_FULL: return "full";
 	case NW_PATH_GACT: return "gact";
 	case NW_PATH_EXACT: return "exact";
+	case NW_PATH_REDONE: return "redone";
 	default: return "none";
 	}
 }
@@ -50,6 +51,12 @@ void nw_gact_params(const nw_align_params_t *p, int *T, int *O)
 		*T = NW_GACT_TILE_DEFAULT;
 		*O = NW_GACT_OVERLAP_DEFAULT;
 	}
+}
+
+int nw_gact_too_short(const nw_align_params_t *p, int64_t path_score, int64_t opt)
+{
+	double allowed = p->max_deficit * (double)(opt < 0 ? -opt : opt);
+	return (double)(opt - path_score) > allowed;
 }
 
 /* ---------------------------------------------------------------- GACT state */

@@ -6,9 +6,12 @@
  *   span (qend - qstart) x (rend - rstart) cells, from the score engines
  *     (m + 1) * (n + 1) <= NW_PATH_FULL_CELLS  -> NW_PATH_FULL: one full matrix of
  *                                                 direction bits, traced back (exact)
- *     else with --exact                        -> NW_PATH_EXACT: Myers-Miller divide and
+ *     else with --gact                         -> NW_PATH_GACT: GACT tiles (heuristic);
+ *                                                 a path short of the optimum by more than
+ *                                                 --max-deficit is recomputed exactly and
+ *                                                 becomes NW_PATH_REDONE
+ *     else (the default)                       -> NW_PATH_EXACT: Myers-Miller divide and
  *                                                 conquer in linear memory (exact)
- *     else                                     -> NW_PATH_GACT: GACT tiles (heuristic)
  *
  * Every path is a global alignment of the span. Ties between equally good moves are
  * broken by one rule everywhere (the diagonal before a horizontal gap before a vertical
@@ -33,7 +36,9 @@ enum {
 	NW_PATH_NONE = 0,
 	NW_PATH_FULL = 1,   /* full direction matrix (exact) */
 	NW_PATH_GACT = 2,   /* GACT tiles (heuristic; os:i carries the optimum) */
-	NW_PATH_EXACT = 3   /* Myers-Miller divide and conquer (exact) */
+	NW_PATH_EXACT = 3,  /* Myers-Miller divide and conquer (exact) */
+	NW_PATH_REDONE = 4, /* a GACT path too far below the optimum, recomputed as EXACT */
+	NW_PATH_KINDS = 5
 };
 
 /* Spans up to this many (m + 1) * (n + 1) cells are traced back from one full matrix:
@@ -43,6 +48,8 @@ enum {
 
 #define NW_GACT_TILE_DEFAULT 320
 #define NW_GACT_OVERLAP_DEFAULT 120
+/* --max-deficit's default: a GACT path more than 1 % of |optimum| below it is recomputed. */
+#define NW_GACT_MAX_DEFICIT 0.01
 
 /* The tile size T and overlap O of a run: p->tile and p->overlap as they are (the options
  * resolve their own defaults, so O = 0 is a real overlap), or both defaults when p->tile
@@ -53,7 +60,7 @@ void nw_gact_params(const nw_align_params_t *p, int *T, int *O);
  * NW_PATH_FULL_CELLS, when set, replaces the full-matrix limit (benchmarks: 0 measures
  * GACT on spans of any size). */
 int nw_path_kind(const nw_align_params_t *p, int64_t m, int64_t n);
-/* "none", "full", "gact", "exact" */
+/* "none", "full", "gact", "exact", "redone" */
 const char *nw_path_kind_name(int kind);
 
 /* ---------------------------------------------------------------- GACT state
@@ -98,6 +105,10 @@ int nw_gact_take(nw_gact_t *g, const nw_gact_tile_t *t, const uint8_t *ops, int6
 /* Reverse res->cigar into forward order. */
 void nw_gact_end(nw_gact_t *g, nw_result_t *res);
 
+/* 1 when a GACT path scoring path_score falls short of the optimum opt by more than
+ * p->max_deficit * |opt| (then it is recomputed exactly), else 0. */
+int nw_gact_too_short(const nw_align_params_t *p, int64_t path_score, int64_t opt);
+
 /* ---------------------------------------------------------------- Myers-Miller split
  * Shared by the CPU recursion (cpu_path.c) and the GPU's breadth-first one, so that both
  * split every sub-problem at the same place. HF, FF: row mid of the upper half (H, and
@@ -109,7 +120,7 @@ int64_t nw_mm_split(const int64_t *HF, const int64_t *FF, const int64_t *HR, con
 
 /* ---------------------------------------------------------------- checks
  * After an engine filled res->cigar (path_kind set) over the span in res: rescore the
- * path. FULL and EXACT paths must score res->score exactly; a GACT path may score less:
+ * path. FULL, EXACT and REDONE paths must score res->score exactly; a GACT path may score less:
  * then res->opt_score keeps the optimum and res->score becomes the path's score. Fills
  * matches, aln_len and edits. Returns 0, or NW_ERR_INTERNAL with a logged message. */
 int nw_path_finish(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,

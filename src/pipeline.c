@@ -44,7 +44,7 @@ typedef struct {
 	nw_result_t *rc_res;         /* --strand both: results of the reverse complements */
 	nw_pair_t *sub_pairs;        /* --strand both: the pairs of one strand, and their */
 	nw_result_t *sub_res;        /* results moved here for a stage (owning nothing) */
-	int64_t n_paths[4];          /* paths written, by kind (NW_PATH_*) */
+	int64_t n_paths[NW_PATH_KINDS]; /* paths written, by kind (NW_PATH_*) */
 	nw_writer_t *writer;
 	double stage_s[5];           /* wall seconds by STAGE_*, for -v */
 	double cells, t0, last_progress;
@@ -367,7 +367,7 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 				      err, errlen)) < 0)
 			return ret;
 		for (int64_t k = 0; k < n_out; k++)
-			run->n_paths[out_res[k].path_kind & 3]++;
+			run->n_paths[out_res[k].path_kind]++;
 	}
 	to_query_frame(qb, out_pairs, out_res, n_out);
 	run->stage_s[STAGE_PATHS] += (t1 = now()) - t;
@@ -644,7 +644,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	run.params.sc = &run.sc;
 	run.params.want_path = opt->cigar || opt->format != NW_FMT_TSV;
 	nw_opt_gact(opt, &run.params.tile, &run.params.overlap);
-	run.params.exact = opt->exact;
+	run.params.gact = opt->gact;
+	run.params.max_deficit = opt->max_deficit >= 0 ? opt->max_deficit : NW_GACT_MAX_DEFICIT;
 	if (!zip && (ret = nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
 		goto out;
 	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
@@ -673,11 +674,15 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    (long long)run.n_pairs, run.cells, sec,
 			    sec > 0 ? run.cells / sec * 1e-9 : 0.0, run.gpu ? "gpu" : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
-		if (run.params.want_path)
-			nw_log_info("paths: %lld full, %lld gact (T=%d O=%d), %lld exact",
-				    (long long)run.n_paths[NW_PATH_FULL],
+		if (run.params.want_path && !run.params.gact)
+			nw_log_info("paths: %lld full, %lld exact", (long long)run.n_paths[NW_PATH_FULL],
+				    (long long)run.n_paths[NW_PATH_EXACT]);
+		else if (run.params.want_path)
+			nw_log_info("paths: %lld full, %lld gact (T=%d O=%d), %lld recomputed exactly "
+				    "(over %g below the optimum)", (long long)run.n_paths[NW_PATH_FULL],
 				    (long long)run.n_paths[NW_PATH_GACT], run.params.tile,
-				    run.params.overlap, (long long)run.n_paths[NW_PATH_EXACT]);
+				    run.params.overlap, (long long)run.n_paths[NW_PATH_REDONE],
+				    run.params.max_deficit);
 		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f, "
 			    "writing %.3f", run.stage_s[STAGE_READ], run.stage_s[STAGE_SCORES],
 			    run.stage_s[STAGE_STARTS], run.stage_s[STAGE_PATHS], run.stage_s[STAGE_WRITE]);

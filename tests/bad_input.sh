@@ -58,18 +58,25 @@ expect "negative top" 1 "--top must be" -q "$q" -r "$r" --top -1
 expect "bad strand" 1 "--strand must be forward or both" -q "$q" -r "$r" --strand reverse
 expect "strand both with protein" 1 "--strand both needs DNA" -q "$data/globins.fa" -r "$data/globins.fa" --strand both
 expect "stray argument" 1 "unexpected argument" -q "$q" -r "$r" extra
-expect "tile too small" 1 "--tile must be between 16 and 4096 \(got 8\)" -q "$q" -r "$r" -c --tile 8
-expect "tile too large" 1 "--tile must be between 16 and 4096" -q "$q" -r "$r" -f paf --tile 5000
-expect "negative tile" 1 "--tile must not be negative" -q "$q" -r "$r" -c --tile -1
-expect "non-numeric overlap" 1 "--overlap needs an integer, not 'x'" -q "$q" -r "$r" -c --overlap x
-expect "negative overlap" 1 "--overlap must not be negative" -q "$q" -r "$r" -c --overlap -4
+expect "tile too small" 1 "--tile must be between 16 and 4096 \(got 8\)" -q "$q" -r "$r" -c --gact --tile 8
+expect "tile too large" 1 "--tile must be between 16 and 4096" -q "$q" -r "$r" -f paf --gact --tile 5000
+expect "negative tile" 1 "--tile must not be negative" -q "$q" -r "$r" -c --gact --tile -1
+expect "non-numeric overlap" 1 "--overlap needs an integer, not 'x'" -q "$q" -r "$r" -c --gact --overlap x
+expect "negative overlap" 1 "--overlap must not be negative" -q "$q" -r "$r" -c --gact --overlap -4
 expect "gap open -1 (not the default)" 1 "--gap-open must be between 0 and 1000" -q "$q" -r "$r" --gap-open -1
 expect "gap extend -1" 1 "--gap-extend must be between 1 and 1000" -q "$q" -r "$r" --gap-extend -1
 expect "match -1" 1 "--match and --mismatch must be between" -q "$q" -r "$r" --match -1
 expect "mismatch -1" 1 "--match and --mismatch must be between" -q "$q" -r "$r" --mismatch -1
-expect "overlap above the default tile" 1 "--overlap must be between 0 and 312, the tile size 320 minus 8 \(got 313\)" -q "$q" -r "$r" -c --overlap 313
-expect "overlap too close to the tile" 1 "--overlap must be between 0 and 56" -q "$q" -r "$r" -f sam --tile 64 --overlap 60
+expect "overlap above the default tile" 1 "--overlap must be between 0 and 312, the tile size 320 minus 8 \(got 313\)" -q "$q" -r "$r" -c --gact --overlap 313
+expect "overlap too close to the tile" 1 "--overlap must be between 0 and 56" -q "$q" -r "$r" -f sam --gact --tile 64 --overlap 60
 expect "tile without a value" 1 "--tile needs a value" -q "$q" -r "$r" -c --tile
+expect "tile without --gact" 1 "--tile shapes GACT paths, which only --gact asks for" -q "$q" -r "$r" -c --tile 64
+expect "overlap without --gact" 1 "--overlap shapes GACT paths, which only --gact asks for" -q "$q" -r "$r" -f paf --overlap 8
+expect "max-deficit without --gact" 1 "--max-deficit shapes GACT paths, which only --gact asks for" -q "$q" -r "$r" -c --max-deficit 0.1
+expect "gact and exact" 1 "--gact and --exact contradict each other" -q "$q" -r "$r" -c --gact --exact
+expect "max-deficit above 1" 1 "--max-deficit needs a fraction from 0 to 1, not '1.5'" -q "$q" -r "$r" -c --gact --max-deficit 1.5
+expect "max-deficit not a number" 1 "--max-deficit needs a fraction from 0 to 1, not '5%'" -q "$q" -r "$r" -c --gact --max-deficit 5%
+expect "max-deficit negative" 1 "--max-deficit needs a fraction from 0 to 1, not '-0.1'" -q "$q" -r "$r" -c --gact --max-deficit -0.1
 
 # --backend gpu without a GPU engine or a device: one clear line (where a device is
 # present the run simply succeeds).

@@ -134,9 +134,10 @@ grep -q '	-	' "$tmp/both.tsv" && ok || bad "--strand both found no reverse-stran
 	awk -F'\t' '$1 != "read8_random" && $9 != "-" {bad = 1; print} END {exit bad}' >&2 && ok ||
 	bad "reverse-complemented reads not found on the reverse strand"
 
-# Long pairs: a span above 2^22 cells takes a GACT path (heuristic) unless --exact. A
-# 2,400 bp reference (random, from a fixed seed) and a read made from 2,200 bp of it with
-# ~6% edits (tests/long_pair.awk), plus the read's reverse complement.
+# Long pairs: a span above 2^22 cells takes an exact divide-and-conquer path by default, a
+# GACT path (heuristic) with --gact. A 2,400 bp reference (random, from a fixed seed) and a
+# read made from 2,200 bp of it with ~6% edits (tests/long_pair.awk), plus the read's
+# reverse complement.
 awk -f "$top/tests/long_pair.awk" >"$tmp/long_ref.fa" 2>"$tmp/long_read.fa"
 revcomp_fa() {
 	awk 'BEGIN {c["A"] = "T"; c["C"] = "G"; c["G"] = "C"; c["T"] = "A"}
@@ -146,8 +147,9 @@ revcomp_fa() {
 revcomp_fa "$tmp/long_read.fa" >"$tmp/long_read_rc.fa"
 long() { "$NWALIGN" -q "$tmp/long_read.fa" -r "$tmp/long_ref.fa" -m local -t 1 "$@"; }
 long --no-header >"$tmp/long.tsv"
-long -f paf -v >"$tmp/long.paf" 2>"$tmp/long.err"
-long -f paf --exact -v >"$tmp/long_exact.paf" 2>"$tmp/long_exact.err"
+long -f paf -v >"$tmp/long_exact.paf" 2>"$tmp/long_exact.err"
+long -f paf --exact >"$tmp/long_exact2.paf"
+long -f paf --gact --max-deficit 1 -v >"$tmp/long.paf" 2>"$tmp/long.err"
 score=$(cut -f10 "$tmp/long.tsv")
 awk -F'\t' '{exit !(($4 - $3 + 1) * ($9 - $8 + 1) > 4194304)}' "$tmp/long.paf" && ok ||
 	bad "long pair: span not above 2^22 cells: $(cut -f1-12 "$tmp/long.paf")"
@@ -156,38 +158,54 @@ awk -F'\t' -v opt="$score" '{
 	for (i = 13; i <= NF; i++) { split($i, t, ":"); v[t[1]] = t[3] }
 	exit !(("os" in v) && v["os"] == opt && v["AS"] <= v["os"])
 }' "$tmp/long.paf" && ok || bad "long pair, GACT: os:i/AS:i wrong (optimum $score): $(cut -f12-14 "$tmp/long.paf")"
-grep -q 'paths: 0 full, 1 gact (T=320 O=120), 0 exact' "$tmp/long.err" && ok ||
+grep -q 'paths: 0 full, 1 gact (T=320 O=120), 0 recomputed exactly (over 1 below the optimum)' "$tmp/long.err" && ok ||
 	bad "-v does not count the GACT path: $(grep paths: "$tmp/long.err")"
-# --exact: the optimum itself, no os:i.
+# The default: the optimum itself, no os:i; --exact asks for the same.
 awk -F'\t' -v opt="$score" '$13 == "AS:i:" opt && $14 ~ /^NM:i:/ {found = 1} END {exit !found}' \
-	"$tmp/long_exact.paf" && ok || bad "long pair, --exact: AS:i is not the optimum $score: $(cut -f12-14 "$tmp/long_exact.paf")"
-grep -q 'paths: 0 full, 0 gact (T=320 O=120), 1 exact' "$tmp/long_exact.err" && ok ||
+	"$tmp/long_exact.paf" && ok || bad "long pair, default: AS:i is not the optimum $score: $(cut -f12-14 "$tmp/long_exact.paf")"
+grep -q 'paths: 0 full, 1 exact' "$tmp/long_exact.err" && ok ||
 	bad "-v does not count the exact path: $(grep paths: "$tmp/long_exact.err")"
+cmp -s "$tmp/long_exact.paf" "$tmp/long_exact2.paf" && ok || bad "--exact differs from the default"
+# --max-deficit: 64-residue tiles without overlap miss the optimum by far (a path below it
+# is kept with --max-deficit 1); with 0 the path is recomputed exactly (the default path),
+# and -v counts it.
+long -f paf --gact --tile 64 --overlap 0 --max-deficit 1 >"$tmp/long64.paf"
+long -f paf --gact --tile 64 --overlap 0 --max-deficit 0 -v >"$tmp/long_redo.paf" 2>"$tmp/long_redo.err"
+if awk -F'\t' '{for (i = 13; i <= NF; i++) if ($i ~ /^os:i:/) os = substr($i, 6) + 0; split($13, a, ":")
+	exit !(os != "" && a[3] < os)}' "$tmp/long64.paf"; then
+	cmp -s "$tmp/long_redo.paf" "$tmp/long_exact.paf" && ok || bad "--max-deficit 0: not the exact path"
+	grep -q '0 gact (T=64 O=0), 1 recomputed exactly (over 0 below' "$tmp/long_redo.err" && ok ||
+		bad "--max-deficit 0: -v: $(grep paths: "$tmp/long_redo.err")"
+else
+	bad "the long pair's GACT path is optimal: it no longer tests --max-deficit"
+fi
 # --tile/--overlap change the tiles; -v says which.
-long -f paf --tile 64 --overlap 0 -v >/dev/null 2>"$tmp/long64.err" &&
-	grep -q 'paths: 0 full, 1 gact (T=64 O=0), 0 exact' "$tmp/long64.err" && ok ||
+long -f paf --gact --tile 64 --overlap 0 -v >/dev/null 2>"$tmp/long64.err" &&
+	grep -q 'gact (T=64 O=0)' "$tmp/long64.err" && ok ||
 	bad "--tile 64 --overlap 0: $(cat "$tmp/long64.err")"
-long -f paf --tile 64 -v >/dev/null 2>"$tmp/long64.err" &&
+long -f paf --gact --tile 64 -v >/dev/null 2>"$tmp/long64.err" &&
 	grep -q 'gact (T=64 O=24)' "$tmp/long64.err" && ok || bad "--tile 64: default overlap 3/8 of the tile"
 # SAM carries os:i too.
-long -f sam | grep -v '^@' | grep -q "	AS:i:[-0-9]*	os:i:$score	" && ok ||
+long -f sam --gact --max-deficit 1 | grep -v '^@' | grep -q "	AS:i:[-0-9]*	os:i:$score	" && ok ||
 	bad "long pair, SAM: no os:i:$score"
 # The reverse complement with --strand both: the same path (it follows the reference), on
 # the - strand, query coordinates mirrored onto the read as given.
-"$NWALIGN" -q "$tmp/long_read_rc.fa" -r "$tmp/long_ref.fa" -m local -t 1 -f paf --strand both >"$tmp/long_rc.paf"
+"$NWALIGN" -q "$tmp/long_read_rc.fa" -r "$tmp/long_ref.fa" -m local -t 1 -f paf --strand both --gact --max-deficit 1 >"$tmp/long_rc.paf"
 paste "$tmp/long.paf" "$tmp/long_rc.paf" | awk -F'\t' '{
 	n = NF / 2
 	ok = $(n + 5) == "-" && $(n + 3) == $2 - $4 && $(n + 4) == $2 - $3
 	for (i = 6; i <= n; i++) if ($i != $(n + i)) ok = 0
 	exit !ok
 }' && ok || bad "long pair, reverse strand: $(cut -f1-5,13-14 "$tmp/long_rc.paf")"
-# Without a path the three options change nothing.
-"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -t 1 --tile 64 --overlap 8 --exact >"$tmp/nopath.tsv"
-same "--tile/--overlap/--exact without a path" "$gold/global.tsv" "$tmp/nopath.tsv"
+# Without a path the path options change nothing.
+"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -t 1 --gact --tile 64 --overlap 8 --max-deficit 0.5 >"$tmp/nopath.tsv"
+same "--gact/--tile/--overlap/--max-deficit without a path" "$gold/global.tsv" "$tmp/nopath.tsv"
+"$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -t 1 --exact >"$tmp/nopath.tsv"
+same "--exact without a path" "$gold/global.tsv" "$tmp/nopath.tsv"
 
 # Help and version go to stdout with exit 0; the help names every option group.
 "$NWALIGN" --help >"$tmp/help" 2>"$tmp/help.err" && [ ! -s "$tmp/help.err" ] && ok || bad "--help exit/stdout"
-for g in Input: Alignment: Scoring: Output: Paths Engine: --gap-open --matrix --pairs --backend --tile --overlap --exact; do
+for g in Input: Alignment: Scoring: Output: Paths Engine: --gap-open --matrix --pairs --backend --tile --overlap --exact --gact --max-deficit; do
 	grep -q -- "$g" "$tmp/help" && ok || bad "--help lacks $g"
 done
 "$NWALIGN" -V | grep -q '^nwalign [0-9]' && ok || bad "--version"

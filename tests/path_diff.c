@@ -14,9 +14,10 @@
  *    stripe height G R; each with the cost model's shapes and with every G forced through
  *    NW_GPU_PATH_G (G = 1: the thin kernel, a thread sweeping the band, for every band it
  *    takes);
- *  - GACT: long mutated pairs (5-15% differences, and long indels that span several tiles)
- *    past NW_PATH_FULL_CELLS, several tile sizes and overlaps, every mode;
- *  - exact (--exact): the same long pairs, with Myers-Miller leaves of the default size
+ *  - GACT (--gact): long mutated pairs (5-15% differences, and long indels that span
+ *    several tiles) past NW_PATH_FULL_CELLS, several tile sizes and overlaps, every mode,
+ *    every GACT path kept or, with the default --max-deficit, the short ones redone;
+ *  - exact (the default): the same long pairs, with Myers-Miller leaves of the default size
  *    and, through NW_GPU_MM_LEAF and the CPU workspace hook, small leaves (deep splits,
  *    splits inside vertical gaps).
  * With a device it runs the kernels; without one (or with NW_PATH_DIFF_EMULATE=1) it runs
@@ -357,14 +358,18 @@ static void long_sets(void)
 		p.mode = modes[md];
 		p.sc = md == 1 ? &sc_dna_lin : &sc_dna;
 		char name[80];
+		p.gact = 1;
 		for (int t = 0; t < 4; t++) {
 			p.tile = tiles[t][0];
 			p.overlap = tiles[t][1];
-			snprintf(name, sizeof name, "gact %s T=%d O=%d", mode_name[md], p.tile, p.overlap);
+			/* every GACT path kept, then the default --max-deficit (short paths redone) */
+			p.max_deficit = t < 2 ? 1 : NW_GACT_MAX_DEFICIT;
+			snprintf(name, sizeof name, "gact %s T=%d O=%d deficit %g", mode_name[md], p.tile,
+				 p.overlap, p.max_deficit);
 			check_set(name, &s, p);
 		}
 		p.tile = p.overlap = 0;
-		p.exact = 1;
+		p.gact = 0;
 		snprintf(name, sizeof name, "exact %s", mode_name[md]);
 		check_set(name, &s, p);
 	}
@@ -376,7 +381,6 @@ static void long_sets(void)
 		nw_align_params_t p = {0};
 		p.mode = modes[md];
 		p.sc = md == 0 ? &sc_dna : &sc_dna_lin;
-		p.exact = 1;
 		char name[80];
 		snprintf(name, sizeof name, "exact %s leaves of 3000 cells", mode_name[md]);
 		check_set(name, &s, p);

@@ -1,7 +1,8 @@
 /* simreads: a long-read simulator with a fixed seed, for tests and benchmarks.
  *
  *   simreads -g GENOME.fa.gz -n COUNT [-l MINLEN] [-L MAXLEN] [-e MINERR] [-E MAXERR]
- *            [-w FLANK] [-s SEED] -r READS.fa -t WINDOWS.fa
+ *            [-w FLANK] [-S +|-|both] [-v MINSV -V MAXSV] [-k KINDS] [-R] [-s SEED]
+ *            -r READS.fa -t WINDOWS.fa
  *
  * Reads the first record of a FASTA genome (plain or gzip) and writes COUNT simulated reads
  * to READS.fa and, in the same order, the reference window each read came from to
@@ -12,17 +13,35 @@
  *   1. the origin length, uniform in [MINLEN, MAXLEN] (clipped to the genome length);
  *   2. the origin start, uniform in [0, genome length - origin length];
  *   3. the error rate, uniform in [MINERR, MAXERR] in steps of 0.001;
- *   4. the strand, + or - with probability 1/2;
- *   5. the errors: each origin base independently carries an error with probability equal
- *      to the error rate; an error is a substitution (to one of the three other bases) with
- *      probability 1/2, an insertion (a random base before the origin base, which is kept)
- *      with probability 1/4, or a deletion (the origin base is dropped) with probability
- *      1/4. A - strand read is the reverse complement of the mutated origin.
+ *   4. the strand, + or - with probability 1/2; drawn with -S + and -S - too, which then
+ *      override it, so that the draws after it stay those of the default -S both;
+ *   5. only when MAXSV > 0, one structural change of the origin: its kind, uniform among
+ *      the kinds of -k (in the order del, ins, dup, inv); its size, uniform in
+ *      [MINSV, MAXSV] clipped to the origin length less a margin of a tenth of it
+ *      (rounded up) on each side; its position, uniform in [margin, origin length -
+ *      margin - size], so the segment [position, position + size) lies inside the origin
+ *      with the margin on both sides; then, for an insertion, its bases, one draw each.
+ *      del drops the segment, ins puts size random bases before the position, dup repeats
+ *      the segment right after itself (tandem duplication), inv reverse complements the
+ *      segment in place;
+ *   6. the errors, on the origin as changed by step 5: each base independently carries an
+ *      error with probability equal to the error rate; an error is a substitution (to one
+ *      of the three other bases) with probability 1/2, an insertion (a random base before
+ *      the origin base, which is kept) with probability 1/4, or a deletion (the origin base
+ *      is dropped) with probability 1/4. A - strand read is the reverse complement of the
+ *      mutated origin.
+ *   7. only with -R, the rotation of the read as written (after the reverse complement of
+ *      a - strand read): an offset r uniform in [origin length / 10, 9 * origin length /
+ *      10] (rounded down), both clipped to the read length - 1, and the read becomes
+ *      read[r..] + read[..r]. This models two circular genomes that start at different
+ *      places: a global alignment of the read with its origin needs a long gap at each end.
  * The window is the origin extended by FLANK times the origin length (rounded down) on
- * each side, clipped to the genome.
+ * each side, clipped to the genome; it never carries the structural change.
  *
  * Names: reads `sim<k>_<strand>_<start>_<end>_e<rate>` (origin on the genome's forward
- * strand, 0-based half-open; rate with three decimals), windows `win<k>_<wstart>_<wend>`.
+ * strand, 0-based half-open; rate with three decimals), then `_<kind><size>_at<pos>` for a
+ * structural change (pos: 0-based offset in the origin) and `_rot<r>` for a rotation;
+ * windows `win<k>_<wstart>_<wend>`.
  * Sequences are upper-case ACGT only: lower case is read as upper case, U as T, and any
  * other letter of the genome (N, IUPAC codes) is replaced once, at load time, by a random
  * base from a stream of its own, so windows and reads agree. FASTA lines are 80 wide.
@@ -105,11 +124,21 @@ static void usage(FILE *fp)
 		"  -E FLOAT  maximum error rate [0.15]; rates are drawn in steps of 0.001, at most 0.5\n"
 		"            errors: 50%% substitutions, 25%% insertions, 25%% deletions\n"
 		"  -w FLOAT  window flank, as a fraction of the origin length, each side [0.05]\n"
+		"  -S STR    strand of every read: +, - or both (+ or - at random) [both]\n"
+		"  -v INT    minimum size of the structural change [0]\n"
+		"  -V INT    maximum size of the structural change [0: none]; with -V every read\n"
+		"            carries one, applied to its origin before the errors, at least a tenth\n"
+		"            of the origin away from each end (sizes clipped to fit)\n"
+		"  -k LIST   kinds of structural change, comma-separated [del,ins,dup,inv]:\n"
+		"            del (segment dropped), ins (random bases inserted), dup (segment\n"
+		"            repeated after itself), inv (segment reverse complemented)\n"
+		"  -R        rotate each read (circular genome) by an offset in [len/10, 9*len/10]\n"
 		"  -s INT    seed [1]\n"
 		"  -r FILE   reads out (FASTA); - for stdout\n"
 		"  -t FILE   windows out (FASTA); - for stdout\n"
 		"  -h        this help\n"
-		"Names: sim<k>_<+|->_<start>_<end>_e<rate> and win<k>_<wstart>_<wend>, 0-based half-open.\n");
+		"Names: sim<k>_<+|->_<start>_<end>_e<rate>[_<kind><size>_at<pos>][_rot<offset>] and\n"
+		"win<k>_<wstart>_<wend>; 0-based half-open, pos an offset in the origin.\n");
 }
 
 _Noreturn static void die(const char *fmt, ...)
@@ -253,15 +282,103 @@ static void close_out(FILE *fp, const char *path)
 
 static inline int base_code(char c) { return c == 'A' ? 0 : c == 'C' ? 1 : c == 'G' ? 2 : 3; }
 
+/* The kinds of structural change, in the order -k's kinds are drawn from. */
+enum { SV_DEL, SV_INS, SV_DUP, SV_INV, SV_NKINDS };
+static const char *const SV_NAMES[SV_NKINDS] = {"del", "ins", "dup", "inv"};
+
+/* -k: a comma-separated list of kind names, as a bit set */
+static unsigned parse_kinds(const char *s)
+{
+	unsigned set = 0;
+	const char *p = s;
+	for (;;) {
+		size_t w = strcspn(p, ",");
+		int k;
+		for (k = 0; k < SV_NKINDS; k++)
+			if (w == 3 && !strncmp(p, SV_NAMES[k], 3))
+				break;
+		if (k == SV_NKINDS)
+			die("option -k: '%.*s' is not one of del, ins, dup, inv", (int)w, p);
+		set |= 1u << k;
+		if (!p[w])
+			return set;
+		p += w + 1;
+	}
+}
+
+static void reverse(char *s, size_t n)
+{
+	for (size_t i = 0, j = n ? n - 1 : 0; i < n / 2; i++, j--) {
+		char t = s[i];
+		s[i] = s[j];
+		s[j] = t;
+	}
+}
+
+static void revcomp(char *s, size_t n)
+{
+	reverse(s, n);
+	for (size_t i = 0; i < n; i++)
+		s[i] = BASES[3 - base_code(s[i])];
+}
+
+/* One structural change of the origin o[0..len) into out (step 5 of the header comment);
+ * returns the changed length and sets *kind, *size and *pos for the read's name. */
+static size_t apply_sv(rng_t *rng, const char *o, size_t len, unsigned kinds, uint64_t minsv,
+		       uint64_t maxsv, char *out, int *kind, uint64_t *size, uint64_t *pos)
+{
+	int list[SV_NKINDS], nk = 0;
+	for (int k = 0; k < SV_NKINDS; k++)
+		if (kinds >> k & 1)
+			list[nk++] = k;
+	*kind = list[rng_range(rng, 0, nk - 1)];
+	uint64_t margin = (len + 9) / 10;
+	if (2 * margin > len) /* an origin of one base */
+		margin = len / 2;
+	uint64_t room = len - 2 * margin;
+	uint64_t hi = maxsv < room ? maxsv : room, lo = minsv < hi ? minsv : hi;
+	uint64_t sz = rng_range(rng, lo, hi);
+	uint64_t at = rng_range(rng, margin, len - margin - sz);
+	memcpy(out, o, at);
+	size_t n = at;
+	switch (*kind) {
+	case SV_DEL:
+		break;
+	case SV_INS:
+		for (uint64_t i = 0; i < sz; i++)
+			out[n++] = BASES[rng_next(rng) >> 62];
+		memcpy(out + n, o + at, sz);
+		n += sz;
+		break;
+	case SV_DUP:
+		memcpy(out + n, o + at, sz);
+		memcpy(out + n + sz, o + at, sz);
+		n += 2 * sz;
+		break;
+	default: /* SV_INV */
+		memcpy(out + n, o + at, sz);
+		revcomp(out + n, sz);
+		n += sz;
+		break;
+	}
+	memcpy(out + n, o + at + sz, len - at - sz);
+	n += len - at - sz;
+	*size = sz;
+	*pos = at;
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	const char *genome_path = NULL, *reads_path = NULL, *win_path = NULL;
 	uint64_t count = 0, minlen = 5000, maxlen = 50000, seed = 1;
+	uint64_t minsv = 0, maxsv = 0;
 	unsigned minerr = 50, maxerr = 150, flank = 50; /* thousandths */
-	int have_n = 0, c;
+	unsigned kinds = (1u << SV_NKINDS) - 1;
+	int have_n = 0, strand = -1, rotate = 0, c; /* strand: -1 random, 0 +, 1 - */
 
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":g:n:l:L:e:E:w:s:r:t:h")) != -1) {
+	while ((c = getopt(argc, argv, ":g:n:l:L:e:E:w:S:v:V:k:Rs:r:t:h")) != -1) {
 		char o[3] = {'-', (char)optopt, 0};
 		switch (c) {
 		case 'g': genome_path = optarg; break;
@@ -271,6 +388,20 @@ int main(int argc, char **argv)
 		case 'e': minerr = parse_milli(optarg, 'e', 500); break;
 		case 'E': maxerr = parse_milli(optarg, 'E', 500); break;
 		case 'w': flank = parse_milli(optarg, 'w', 10000); break;
+		case 'S':
+			if (!strcmp(optarg, "+"))
+				strand = 0;
+			else if (!strcmp(optarg, "-"))
+				strand = 1;
+			else if (!strcmp(optarg, "both"))
+				strand = -1;
+			else
+				die("option -S: '%s' is not +, - or both", optarg);
+			break;
+		case 'v': minsv = parse_u64(optarg, 'v', 0, UINT32_MAX); break;
+		case 'V': maxsv = parse_u64(optarg, 'V', 0, UINT32_MAX); break;
+		case 'k': kinds = parse_kinds(optarg); break;
+		case 'R': rotate = 1; break;
 		case 's': seed = parse_u64(optarg, 's', 0, UINT64_MAX); break;
 		case 'r': reads_path = optarg; break;
 		case 't': win_path = optarg; break;
@@ -287,6 +418,8 @@ int main(int argc, char **argv)
 		die("-l must not exceed -L");
 	if (minerr > maxerr)
 		die("-e must not exceed -E");
+	if (minsv > maxsv)
+		die("-v must not exceed -V");
 	if (!strcmp(reads_path, "-") && !strcmp(win_path, "-"))
 		die("-r and -t cannot both be stdout");
 
@@ -305,8 +438,9 @@ int main(int argc, char **argv)
 			genome[i] = BASES[rng_next(&rng) >> 62];
 
 	FILE *rfp = open_out(reads_path), *wfp = open_out(win_path);
-	char *read = malloc(2 * maxlen + 1);
-	if (!read)
+	/* a structural change at most doubles the origin, and the errors at most double that */
+	char *read = malloc(4 * maxlen + 1), *svo = maxsv ? malloc(2 * maxlen) : NULL;
+	if (!read || (maxsv && !svo))
 		die("out of memory");
 	rng_seed(&rng, seed);
 	for (uint64_t k = 1; k <= count; k++) {
@@ -314,10 +448,21 @@ int main(int argc, char **argv)
 		uint64_t start = rng_range(&rng, 0, glen - len), end = start + len;
 		unsigned milli = (unsigned)rng_range(&rng, minerr, maxerr);
 		int minus = (int)(rng_next(&rng) >> 63);
+		if (strand >= 0)
+			minus = strand;
+		const char *o = genome + start; /* the origin, changed by step 5 */
+		size_t olen = len;
+		int svkind = -1;
+		uint64_t svsize = 0, svpos = 0;
+		if (maxsv) {
+			olen = apply_sv(&rng, o, len, kinds, minsv, maxsv, svo, &svkind, &svsize,
+					&svpos);
+			o = svo;
+		}
 		uint64_t thresh = ((uint64_t)milli << 53) / 1000; /* P(error): the top 53 bits below */
 		size_t n = 0;
-		for (uint64_t i = start; i < end; i++) {
-			char b = genome[i];
+		for (size_t i = 0; i < olen; i++) {
+			char b = o[i];
 			if ((rng_next(&rng) >> 11) >= thresh) {
 				read[n++] = b;
 				continue;
@@ -336,21 +481,29 @@ int main(int argc, char **argv)
 			}
 		}
 		if (n == 0) /* every base deleted (tiny -l only): keep one */
-			read[n++] = genome[start];
-		if (minus) {
-			for (size_t i = 0, j = n ? n - 1 : 0; i < n / 2; i++, j--) {
-				char t = read[i];
-				read[i] = read[j];
-				read[j] = t;
-			}
-			for (size_t i = 0; i < n; i++)
-				read[i] = BASES[3 - base_code(read[i])];
+			read[n++] = olen ? o[0] : genome[start];
+		if (minus)
+			revcomp(read, n);
+		uint64_t rot = 0;
+		if (rotate) {
+			uint64_t hi = 9 * len / 10 < n - 1 ? 9 * len / 10 : n - 1;
+			uint64_t lo = len / 10 < hi ? len / 10 : hi;
+			rot = rng_range(&rng, lo, hi);
+			/* read[rot..] + read[..rot] by three reversals */
+			reverse(read, rot);
+			reverse(read + rot, n - rot);
+			reverse(read, n);
 		}
 		uint64_t f = len * flank / 1000;
 		uint64_t wstart = start > f ? start - f : 0, wend = end + f < glen ? end + f : glen;
-		char name[160];
-		snprintf(name, sizeof name, "sim%" PRIu64 "_%c_%" PRIu64 "_%" PRIu64 "_e%u.%03u", k,
-			 minus ? '-' : '+', start, end, milli / 1000, milli % 1000);
+		char name[200];
+		int w = snprintf(name, sizeof name, "sim%" PRIu64 "_%c_%" PRIu64 "_%" PRIu64 "_e%u.%03u",
+				 k, minus ? '-' : '+', start, end, milli / 1000, milli % 1000);
+		if (svkind >= 0)
+			w += snprintf(name + w, sizeof name - w, "_%s%" PRIu64 "_at%" PRIu64,
+				      SV_NAMES[svkind], svsize, svpos);
+		if (rotate)
+			snprintf(name + w, sizeof name - w, "_rot%" PRIu64, rot);
 		if (write_fasta(rfp, name, read, n))
 			close_out(rfp, reads_path);
 		snprintf(name, sizeof name, "win%" PRIu64 "_%" PRIu64 "_%" PRIu64, k, wstart, wend);
@@ -360,6 +513,7 @@ int main(int argc, char **argv)
 	close_out(rfp, reads_path);
 	close_out(wfp, win_path);
 	free(read);
+	free(svo);
 	free(genome);
 	return 0;
 }

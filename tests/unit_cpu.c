@@ -239,11 +239,10 @@ static void check_pair(const char *section, nw_mode_t mode, const scoring_case_t
 	 * 3: starts_only with the path, given what ends_only found */
 	for (int variant = 0; variant <= 3; variant++) {
 		int want_path = variant == 1 || variant == 3;
-		/* exact: long spans take Myers-Miller paths, which must reach the optimum
-		 * (GACT paths are tested in unit_path) */
+		/* the default: long spans take pruned Myers-Miller paths, which must reach
+		 * the optimum (GACT paths are tested in unit_path) */
 		nw_align_params_t p = { .mode = mode, .sc = &c->sc, .want_path = want_path,
-					.ends_only = variant == 2, .starts_only = variant == 3,
-					.exact = 1 };
+					.ends_only = variant == 2, .starts_only = variant == 3 };
 		nw_result_t res;
 		char buf[512];
 		const char *why = NULL;

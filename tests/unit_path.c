@@ -81,19 +81,27 @@ static void test_kinds(const nw_scoring_t *sc)
 {
 	nw_align_params_t p = {.mode = NW_MODE_GLOBAL, .sc = sc};
 	CHECK_EQ_I64(nw_path_kind(&p, 2047, 2047), NW_PATH_FULL, "2048 x 2048 cells = 2^22");
-	CHECK_EQ_I64(nw_path_kind(&p, 2048, 2047), NW_PATH_GACT, "2049 x 2048 cells");
+	CHECK_EQ_I64(nw_path_kind(&p, 2048, 2047), NW_PATH_EXACT, "2049 x 2048 cells");
 	CHECK_EQ_I64(nw_path_kind(&p, 0, ((int64_t)1 << 22) - 1), NW_PATH_FULL, "1 x 2^22");
-	CHECK_EQ_I64(nw_path_kind(&p, ((int64_t)1 << 22), 0), NW_PATH_GACT, "(2^22 + 1) x 1");
+	CHECK_EQ_I64(nw_path_kind(&p, ((int64_t)1 << 22), 0), NW_PATH_EXACT, "(2^22 + 1) x 1");
 	CHECK_EQ_I64(nw_path_kind(&p, 1, 1), NW_PATH_FULL, "1 x 1");
-	CHECK_EQ_I64(nw_path_kind(&p, (int64_t)1 << 32, (int64_t)1 << 32), NW_PATH_GACT,
+	CHECK_EQ_I64(nw_path_kind(&p, (int64_t)1 << 32, (int64_t)1 << 32), NW_PATH_EXACT,
 		     "2^32 x 2^32 (no overflow)");
-	p.exact = 1;
-	CHECK_EQ_I64(nw_path_kind(&p, 2047, 2047), NW_PATH_FULL, "exact: 2^22 cells");
-	CHECK_EQ_I64(nw_path_kind(&p, 2048, 2047), NW_PATH_EXACT, "exact: above");
+	p.gact = 1;
+	CHECK_EQ_I64(nw_path_kind(&p, 2047, 2047), NW_PATH_FULL, "gact: 2^22 cells");
+	CHECK_EQ_I64(nw_path_kind(&p, 2048, 2047), NW_PATH_GACT, "gact: above");
 	CHECK(strcmp(nw_path_kind_name(NW_PATH_NONE), "none") == 0 &&
 	      strcmp(nw_path_kind_name(NW_PATH_FULL), "full") == 0 &&
 	      strcmp(nw_path_kind_name(NW_PATH_GACT), "gact") == 0 &&
-	      strcmp(nw_path_kind_name(NW_PATH_EXACT), "exact") == 0, "kind names");
+	      strcmp(nw_path_kind_name(NW_PATH_EXACT), "exact") == 0 &&
+	      strcmp(nw_path_kind_name(NW_PATH_REDONE), "redone") == 0, "kind names");
+	/* --max-deficit: short by more than the fraction of |optimum| */
+	p.max_deficit = 0.01;
+	CHECK(!nw_gact_too_short(&p, 990, 1000) && nw_gact_too_short(&p, 989, 1000) &&
+	      !nw_gact_too_short(&p, -1010, -1000) && nw_gact_too_short(&p, -1011, -1000) &&
+	      !nw_gact_too_short(&p, 0, 0) && nw_gact_too_short(&p, -1, 0), "deficit 1%%");
+	p.max_deficit = 0;
+	CHECK(!nw_gact_too_short(&p, 7, 7) && nw_gact_too_short(&p, 6, 7), "deficit 0");
 	int T, O;
 	nw_gact_params(&p, &T, &O);
 	CHECK(T == NW_GACT_TILE_DEFAULT && O == NW_GACT_OVERLAP_DEFAULT, "tile 0: defaults %d %d",
@@ -327,7 +335,7 @@ static void test_gact_pairs(const nw_scoring_t *sc, const char *label, int n_cod
 				rq[k] = q[m - 1 - k];
 			for (int64_t k = 0; k < n; k++)
 				rr[k] = r[n - 1 - k];
-			CHECK(nw_cpu_path(ws, sc, rq, m, rr, n, &full) == 0, "nw_cpu_path");
+			CHECK(nw_cpu_path(ws, sc, rq, m, rr, n, opt, &full) == 0, "nw_cpu_path");
 			nw_cigar_reverse(&full);
 			int same = full.n_cigar == res.n_cigar &&
 				   memcmp(full.cigar, res.cigar, res.n_cigar * sizeof(uint32_t)) == 0;
@@ -387,25 +395,128 @@ static void test_engine(const nw_scoring_t *sc)
 		CHECK(nw_cpu_align(&p, q, m, r, N, ws, &plain) == 0, "no path");
 		CHECK_EQ_I64(plain.opt_score, plain.score, "mode %d: opt_score without a path", mode);
 		p.want_path = 1;
-		CHECK(nw_cpu_align(&p, q, m, r, N, ws, &res) == 0, "GACT path");
+		CHECK(nw_cpu_align(&p, q, m, r, N, ws, &res) == 0, "default path");
 		int64_t cells = (res.qend - res.qstart + 1) * (res.rend - res.rstart + 1);
 		CHECK(cells > NW_PATH_FULL_CELLS, "mode %d: span of %lld cells", mode, (long long)cells);
+		CHECK(res.path_kind == NW_PATH_EXACT && res.score == plain.score &&
+		      res.opt_score == plain.score, "mode %d: default kind %d score %lld", mode,
+		      res.path_kind, (long long)res.score);
+		CHECK(res.qstart == plain.qstart && res.qend == plain.qend &&
+		      res.rstart == plain.rstart && res.rend == plain.rend, "mode %d: span", mode);
+		/* the same path without pruning (no optimum given) */
+		nw_result_t unpruned = {0};
+		CHECK(nw_cpu_path(ws, sc, q + res.qstart, res.qend - res.qstart, r + res.rstart,
+				  res.rend - res.rstart, NW_NEG_INF, &unpruned) == 0 &&
+		      unpruned.n_cigar == res.n_cigar &&
+		      memcmp(unpruned.cigar, res.cigar, res.n_cigar * sizeof(uint32_t)) == 0,
+		      "mode %d: pruned path equals the unpruned one", mode);
+		/* an optimum above the real one is reported, not turned into a path */
+		CHECK(nw_cpu_path(ws, sc, q + res.qstart, res.qend - res.qstart, r + res.rstart,
+				  res.rend - res.rstart, plain.score + 1, &unpruned) == NW_ERR_INTERNAL,
+		      "mode %d: a target above the optimum", mode);
+		nw_result_free(&unpruned);
+		p.gact = 1;
+		p.max_deficit = 1; /* keep every GACT path */
+		CHECK(nw_cpu_align(&p, q, m, r, N, ws, &res) == 0, "GACT path");
 		CHECK(res.path_kind == NW_PATH_GACT && res.opt_score == plain.score &&
 		      res.score <= plain.score, "mode %d: kind %d score %lld opt %lld optimum %lld",
 		      mode, res.path_kind, (long long)res.score, (long long)res.opt_score,
 		      (long long)plain.score);
-		CHECK(res.qstart == plain.qstart && res.qend == plain.qend &&
-		      res.rstart == plain.rstart && res.rend == plain.rend, "mode %d: span", mode);
-		p.exact = 1;
-		CHECK(nw_cpu_align(&p, q, m, r, N, ws, &res) == 0, "EXACT path");
-		CHECK(res.path_kind == NW_PATH_EXACT && res.score == plain.score &&
-		      res.opt_score == plain.score, "mode %d: exact kind %d score %lld", mode,
-		      res.path_kind, (long long)res.score);
+		p.max_deficit = 0; /* recompute every GACT path below the optimum */
+		CHECK(nw_cpu_align(&p, q, m, r, N, ws, &res) == 0, "GACT path, deficit 0");
+		CHECK((res.path_kind == NW_PATH_GACT || res.path_kind == NW_PATH_REDONE) &&
+		      res.score == plain.score && res.opt_score == plain.score,
+		      "mode %d: deficit 0: kind %d score %lld", mode, res.path_kind,
+		      (long long)res.score);
 		nw_result_free(&res);
 		nw_result_free(&plain);
 	}
 	free(q);
 	free(r);
+}
+
+/* Pruned paths (the optimum given) against unpruned ones (NW_NEG_INF), CIGAR for CIGAR, with
+ * Myers-Miller leaves of 64, 1024 and 2^22 cells: random pairs, mutated copies, and copies
+ * with a structural change (a long deletion, a random insertion, a rotation: long gaps at
+ * both ends), so that the live region must follow a path far off the main diagonal. On
+ * near copies the pruned passes must sweep a small part of the cells. */
+static void test_pruned(const nw_scoring_t *sc, const char *label, int n_codes)
+{
+	static const int64_t leaves[] = {64, 1024, 0};
+	enum { L = 1500 };
+	uint8_t *q = malloc(3 * L), *r = malloc(3 * L), *t = malloc(3 * L);
+	nw_result_t a = {0}, b = {0};
+	int64_t pairs = 0, cells_pruned = 0, cells_full = 0;
+	for (int kind = 0; kind < 6; kind++) {
+		for (int rep = 0; rep < 3; rep++) {
+			int64_t n = rnd(L / 2, L), m;
+			gen(r, n, n_codes);
+			switch (kind) {
+			case 0: m = rnd(L / 2, L); gen(q, m, n_codes); break;     /* unrelated */
+			case 1: m = mutate(r, n, q, n_codes, 1); break;            /* 1% */
+			case 2: m = mutate(r, n, q, n_codes, 12); break;           /* 12% */
+			case 3: {                                                  /* deletion */
+				int64_t at = rnd(n / 5, n / 2), len = rnd(50, n / 4);
+				memcpy(t, r, (size_t)at);
+				memcpy(t + at, r + at + len, (size_t)(n - at - len));
+				m = mutate(t, n - len, q, n_codes, 3);
+				break;
+			}
+			case 4: {                                                  /* insertion */
+				int64_t at = rnd(n / 5, n / 2), len = rnd(50, n / 4);
+				memcpy(t, r, (size_t)at);
+				gen(t + at, len, n_codes);
+				memcpy(t + at + len, r + at, (size_t)(n - at));
+				m = mutate(t, n + len, q, n_codes, 3);
+				break;
+			}
+			default: {                                                 /* rotation */
+				int64_t k = rnd(n / 10, n / 3);
+				memcpy(t, r + k, (size_t)(n - k));
+				memcpy(t + n - k, r, (size_t)k);
+				m = mutate(t, n, q, n_codes, 2);
+				break;
+			}
+			}
+			int64_t opt = optimum(sc, q, m, r, n);
+			for (size_t l = 0; l < sizeof leaves / sizeof leaves[0]; l++) {
+				nw_workspace_set_full_cells(ws, leaves[l]);
+				ws->path_cells = 0;
+				int ra = nw_cpu_path(ws, sc, q, m, r, n, NW_NEG_INF, &a);
+				int64_t full = ws->path_cells;
+				ws->path_cells = 0;
+				int rb = nw_cpu_path(ws, sc, q, m, r, n, opt, &b);
+				int64_t s = NW_NEG_INF;
+				char err[160];
+				CHECK(ra == 0 && rb == 0 && b.n_cigar == a.n_cigar &&
+				      memcmp(a.cigar, b.cigar, a.n_cigar * sizeof(uint32_t)) == 0,
+				      "%s kind %d %lld x %lld leaf %lld: pruned path differs", label,
+				      kind, (long long)m, (long long)n, (long long)leaves[l]);
+				CHECK(nw_cigar_rescore(b.cigar, b.n_cigar, sc, q, m, 0, r, n, 0, &s,
+						       err, sizeof err) == 0 && s == opt,
+				      "%s kind %d: pruned path scores %lld, optimum %lld", label, kind,
+				      (long long)s, (long long)opt);
+				CHECK(ws->path_cells <= full, "%s kind %d: pruning swept more", label,
+				      kind);
+				if (kind == 1 || kind >= 3) {
+					cells_pruned += ws->path_cells;
+					cells_full += full;
+				}
+				pairs++;
+			}
+		}
+	}
+	nw_workspace_set_full_cells(ws, 0);
+	/* near copies, with or without one structural change: a small part of the cells */
+	CHECK(cells_pruned * 4 < cells_full, "%s: pruned passes swept %lld of %lld cells", label,
+	      (long long)cells_pruned, (long long)cells_full);
+	printf("unit_path: %-28s %lld pruned paths equal, near copies %.1f%% of the cells\n",
+	       label, (long long)pairs, 100.0 * (double)cells_pruned / (double)cells_full);
+	nw_result_free(&a);
+	nw_result_free(&b);
+	free(q);
+	free(r);
+	free(t);
 }
 
 int main(void)
@@ -432,6 +543,10 @@ int main(void)
 	/* Mismatches dearer than two gap steps, so that the tiles follow the gap. */
 	test_long_insertion(&ins, "dna 2/6 gaps 4/2");
 	test_engine(&dna);
+	test_pruned(&dna, "dna 2/4 gaps 4/2", 4);
+	test_pruned(&dna_lin, "dna 2/4 linear 3", 4);
+	test_pruned(&prot, "blosum62 gaps 11/1", 20);
+	test_pruned(&prot_lin, "blosum62 linear 4", 20);
 	nw_workspace_free(ws);
 	return tu_finish("unit_path");
 }

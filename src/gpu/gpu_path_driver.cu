@@ -190,6 +190,7 @@ struct nw_mm_node {
 	int64_t q0, m, r0, n; /* code indices and lengths */
 	int32_t tb, te;
 	int emit_ii;        /* 1: not a problem: the two insertions around a split in a gap */
+	int64_t S;          /* the sub-problem's optimal score (its band comes from it) */
 };
 
 static int64_t nw_env_mm_leaf(void)
@@ -198,11 +199,40 @@ static int64_t nw_env_mm_leaf(void)
 	return s && *s ? atoll(s) : 0;
 }
 
-static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, int32_t O)
+/* Job j (rows [0, j.m) of sub-problem v, forward, or its last j.m rows reversed) limited
+ * to the diagonals that a path of v's optimal score can visit (src/band.h, with v's gap
+ * opens), so that the work follows the divergence. Every cell on such a path keeps its
+ * value and every other one is no higher, so the splits and the traces are those of the
+ * whole matrix (the CPU engine's). The band holds 0 and n - m of v; for a half that is
+ * enough for every row to meet it. */
+static void nw_mm_band(nw_pjob &j, const nw_mm_node &v, const nw_scoring_t *sc, bool reversed)
 {
+	int64_t lo, hi;
+	nw_band_diagonals(sc->max_score, sc->gap_open, sc->gap_extend, v.tb, v.te, v.m, v.n, v.S, &lo, &hi);
+	if (reversed) { /* from the far corner: d' = (n - m) - d */
+		const int64_t t = lo;
+		lo = (v.n - v.m) - hi;
+		hi = (v.n - v.m) - t;
+	}
+	j.dlo = (int32_t)std::max<int64_t>(lo, -j.m);
+	j.dhi = (int32_t)std::min<int64_t>(hi, j.n);
+	j.dir_words = nw_pdir_words(j);
+}
+
+/* The columns of a last-row job's row m that its last stripe computed; the others hold
+ * nothing and count as NW_PATH_LOW. Column 0 (the left border) is always written. */
+static void nw_lastrow_window(const nw_pjob &j, int32_t *lo, int32_t *hi)
+{
+	nw_pwindow(j, nw_pstripes(j) - 1, lo, hi);
+}
+
+static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, const nw_scoring_t *sc)
+{
+	const int32_t O = sc->gap_open, X = sc->gap_extend;
 	const int64_t env_leaf = nw_env_mm_leaf(), leaf = env_leaf > 0 ? env_leaf : NW_PATH_FULL_CELLS;
 	std::vector<nw_mm_node> cur, nxt;
-	for (size_t a = 0; a < sp.size(); a++) cur.push_back({(int64_t)a, sp[a].qb, sp[a].m, sp[a].rb, sp[a].n, O, O, 0});
+	for (size_t a = 0; a < sp.size(); a++)
+		cur.push_back({(int64_t)a, sp[a].qb, sp[a].m, sp[a].rb, sp[a].n, O, O, 0, res[sp[a].k].score});
 	auto splits = [&](const nw_mm_node &v) {
 		return !v.emit_ii && v.m >= 2 && v.n >= 1 && (v.m + 1) * (v.n + 1) > leaf;
 	};
@@ -214,11 +244,13 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 			if (!splits(v)) continue;
 			const int64_t mid = v.m / 2;
 			all.push_back(nw_make_pjob(v.q0, 1, mid, v.r0, 1, v.n, O, v.tb, O));
+			nw_mm_band(all.back(), v, sc, false);
 			all.push_back(nw_make_pjob(v.q0 + v.m - 1, -1, v.m - mid, v.r0 + v.n - 1, -1, v.n, O, v.te, O));
+			nw_mm_band(all.back(), v, sc, true);
 		}
 		if (all.empty()) break;
 		/* results per split node, in order: [2 * x] forward, [2 * x + 1] reverse */
-		std::vector<int64_t> split_col(all.size() / 2);
+		std::vector<int64_t> split_col(all.size() / 2), split_up(all.size() / 2), split_down(all.size() / 2);
 		std::vector<int> split_gap(all.size() / 2);
 		NW_TRY(nw_run_batches(x, all, false, 2, true, [&](size_t b, size_t k, unsigned w) {
 			if (k % 2 == 0) return 0; /* batches start at even indices: k - 1 is the forward half */
@@ -228,13 +260,23 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 			v.resize(4 * (size_t)(n + 1));
 			int64_t *HF = v.data(), *FF = HF + n + 1, *HR = FF + n + 1, *FR = HR + n + 1;
 			const int32_t *hf = x.rows.data() + f.out_off, *hr = x.rows.data() + r.out_off;
+			int32_t flo, fhi, rlo, rhi;
+			nw_lastrow_window(f, &flo, &fhi);
+			nw_lastrow_window(r, &rlo, &rhi);
 			for (int64_t c = 0; c <= n; c++) {
-				HF[c] = hf[c], FF[c] = hf[n + 1 + c];
-				HR[c] = hr[c], FR[c] = hr[n + 1 + c];
+				const bool fin = c == 0 || (c >= flo && c <= fhi), rin = c == 0 || (c >= rlo && c <= rhi);
+				HF[c] = fin ? hf[c] : NW_PATH_LOW, FF[c] = fin ? hf[n + 1 + c] : NW_PATH_LOW;
+				HR[c] = rin ? hr[c] : NW_PATH_LOW, FR[c] = rin ? hr[n + 1 + c] : NW_PATH_LOW;
 			}
 			int gap = 0;
-			split_col[(b + k) / 2] = nw_mm_split(HF, FF, HR, FR, n, O, &gap);
-			split_gap[(b + k) / 2] = gap;
+			const int64_t c = nw_mm_split(HF, FF, HR, FR, n, O, &gap);
+			const size_t z = (b + k) / 2;
+			split_col[z] = c;
+			split_gap[z] = gap;
+			/* the halves' optima (cpu_path.c's mm): at a node, H on both sides; through a
+			 * vertical gap, each half ends in it with its open waived */
+			split_up[z] = gap ? FF[c] + X + O : HF[c];
+			split_down[z] = gap ? FR[n - c] + X + O : HR[n - c];
 			return 0;
 		}));
 		nxt.clear();
@@ -244,15 +286,19 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 				nxt.push_back(v);
 				continue;
 			}
-			const int64_t mid = v.m / 2, c = split_col[z];
+			const int64_t mid = v.m / 2, c = split_col[z], Su = split_up[z], Sl = split_down[z];
 			const int gap = split_gap[z++];
+			if ((gap ? Su + Sl - 2 * X - O : Su + Sl) != v.S) {
+				if (x.g) snprintf(x.g->err, x.g->errlen, "GPU path engine: a Myers-Miller split misses the optimum");
+				return NW_ERR_INTERNAL;
+			}
 			if (!gap) {
-				nxt.push_back({v.span, v.q0, mid, v.r0, c, v.tb, O, 0});
-				nxt.push_back({v.span, v.q0 + mid, v.m - mid, v.r0 + c, v.n - c, O, v.te, 0});
+				nxt.push_back({v.span, v.q0, mid, v.r0, c, v.tb, O, 0, Su});
+				nxt.push_back({v.span, v.q0 + mid, v.m - mid, v.r0 + c, v.n - c, O, v.te, 0, Sl});
 			} else {
-				nxt.push_back({v.span, v.q0, mid - 1, v.r0, c, v.tb, 0, 0});
-				nxt.push_back({v.span, 0, 0, 0, 0, 0, 0, 1});
-				nxt.push_back({v.span, v.q0 + mid + 1, v.m - mid - 1, v.r0 + c, v.n - c, 0, v.te, 0});
+				nxt.push_back({v.span, v.q0, mid - 1, v.r0, c, v.tb, 0, 0, Su});
+				nxt.push_back({v.span, 0, 0, 0, 0, 0, 0, 1, 0});
+				nxt.push_back({v.span, v.q0 + mid + 1, v.m - mid - 1, v.r0 + c, v.n - c, 0, v.te, 0, Sl});
 			}
 		}
 		cur.swap(nxt);
@@ -265,6 +311,7 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 		if (v.emit_ii || v.m == 0 || v.n == 0) continue;
 		job_of[a] = (int64_t)all.size();
 		all.push_back(nw_make_pjob(v.q0, 1, v.m, v.r0, 1, v.n, O, v.tb, v.te));
+		nw_mm_band(all.back(), v, sc, false);
 	}
 	/* the pieces are emitted in node order, so batches must follow it: keep every batch's
 	 * runs until its turn comes (batches are in node order too) */
@@ -300,9 +347,36 @@ static double nw_path_now(void)
 }
 
 /* Paths of every pair with a non-empty span, on g (or emulated when g is NULL). */
-static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, const uint8_t *rc,
-		    const int64_t *qoff, const int64_t *roff, const nw_pair_t *pairs, int64_t n,
-		    nw_result_t *res, char *err, size_t errlen)
+/* --gact --max-deficit: the GACT spans whose path falls too far below the optimum, their
+ * paths cleared and marked NW_PATH_REDONE, to be recomputed exactly (rescored on the host
+ * from the batches, as nw_path_finish will do again). */
+static int nw_gact_redo(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			const nw_pair_t *pairs, const std::vector<nw_pspan> &gact, nw_result_t *res,
+			std::vector<nw_pspan> &redo)
+{
+	std::vector<uint8_t> q((size_t)qb->max_len + 1), r((size_t)rb->max_len + 1);
+	for (const nw_pspan &s : gact) {
+		nw_result_t *rs = &res[s.k];
+		const nw_pair_t &pr = pairs[s.k];
+		int64_t score;
+		char err[160];
+		nw_batch_unpack(qb, pr.q, q.data());
+		nw_batch_unpack(rb, pr.r, r.data());
+		if (nw_cigar_rescore(rs->cigar, rs->n_cigar, p->sc, q.data(), qb->len[pr.q], rs->qstart, r.data(),
+				     rb->len[pr.r], rs->rstart, &score, err, sizeof err) < 0)
+			continue; /* nw_path_finish reports it */
+		if (nw_gact_too_short(p, score, rs->score)) {
+			rs->n_cigar = 0;
+			rs->path_kind = NW_PATH_REDONE;
+			redo.push_back(s);
+		}
+	}
+	return 0;
+}
+
+static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+		    const uint8_t *qc, const uint8_t *rc, const int64_t *qoff, const int64_t *roff,
+		    const nw_pair_t *pairs, int64_t n, nw_result_t *res, char *err, size_t errlen)
 {
 	const nw_scoring_t *sc = p->sc;
 	nw_pexec x;
@@ -345,8 +419,14 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const uint8_t *qc, 
 	int ret = nw_paths_full(x, full, res, sc);
 	double t1 = nw_path_now(), ms1 = x.ms;
 	if (ret == 0) ret = nw_paths_gact(x, p, gact, res);
+	std::vector<nw_pspan> redo;
+	if (ret == 0) ret = nw_gact_redo(p, qb, rb, pairs, gact, res, redo);
+	if (ret == 0 && !redo.empty()) { /* exact spans stay in pair order: merge */
+		exact.insert(exact.end(), redo.begin(), redo.end());
+		std::sort(exact.begin(), exact.end(), [](const nw_pspan &a, const nw_pspan &b) { return a.k < b.k; });
+	}
 	double t2 = nw_path_now(), ms2 = x.ms;
-	if (ret == 0) ret = nw_paths_exact(x, exact, res, sc->gap_open);
+	if (ret == 0) ret = nw_paths_exact(x, exact, res, sc);
 	if (timing)
 		fprintf(stderr, "nw_gpu paths: traces %.1f ms; full %zu: %.1f ms (kernels %.1f); gact %zu: %.1f ms (kernels %.1f); exact %zu: %.1f ms (kernels %.1f)\n",
 			x.ms_trace, full.size(), 1e3 * (t1 - t0), ms1 - ms0, gact.size(), 1e3 * (t2 - t1), ms2 - ms1, exact.size(),
@@ -367,8 +447,8 @@ extern "C" int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	const nw_dseqs_t *qs, *rs;
 	NW_TRY(nw_gpu_seqs(g, qb, &qs));
 	NW_TRY(nw_gpu_seqs(g, rb, &rs));
-	return nw_paths(g, p, (const uint8_t *)qs->codes.p, (const uint8_t *)rs->codes.p, qs->hboff, rs->hboff, pairs,
-			n, res, err, errlen);
+	return nw_paths(g, p, qb, rb, (const uint8_t *)qs->codes.p, (const uint8_t *)rs->codes.p, qs->hboff, rs->hboff,
+			pairs, n, res, err, errlen);
 }
 
 /* See gpu_internal.cuh. */
@@ -391,5 +471,5 @@ extern "C" int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_
 	err[0] = 0;
 	nw_host_codes(qb, qc, qo);
 	nw_host_codes(rb, rc, ro);
-	return nw_paths(NULL, p, qc.data(), rc.data(), qo.data(), ro.data(), pairs, n, res, err, errlen);
+	return nw_paths(NULL, p, qb, rb, qc.data(), rc.data(), qo.data(), ro.data(), pairs, n, res, err, errlen);
 }
