@@ -8,7 +8,7 @@
 #   real  dna/lambda_longreads_500.fq.gz against dna/lambda.fa (every read against the one
 #         reference): -m local --strand both
 #
-# For every T/O and set: nwalign --backend cpu -f paf --tile T --overlap O -t THREADS, once,
+# For every T/O and set: nwalign --backend cpu -f paf --gact --max-deficit 1 --tile T --overlap O -t THREADS, once,
 # timed (wall seconds of the whole command). In the PAF, AS:i is the score of the path and
 # GACT paths also carry os:i, the optimal score from the score engine; a record without
 # os:i has an exact path (the span was small enough for a full matrix) and counts as
@@ -160,7 +160,7 @@ one() {
 	shift 3
 	out=$OUTDIR/$set-T$T-O$O.paf
 	t0=$(now)
-	if ! "$NW" --backend "$BACKEND" -t "$THREADS" -f paf --tile "$T" --overlap "$O" -v "$@" \
+	if ! "$NW" --backend "$BACKEND" -t "$THREADS" -f paf --gact --max-deficit 1 --tile "$T" --overlap "$O" -v "$@" \
 		>"$out" 2>"$OUTDIR/$set-T$T-O$O.log"; then
 		tail -n 3 "$OUTDIR/$set-T$T-O$O.log" >&2
 		die "$set T=$T O=$O: nwalign failed (log: $OUTDIR/$set-T$T-O$O.log)"
