@@ -248,13 +248,20 @@ static int find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_
 	int ran = nw_striped_pass(ws, &st, &hit);
 	if (ran < 0)
 		return ran;
-	if (!ran) {
+	if (!ran) { /* the scalar pass, pruned by the score it looks for (cpu_prune.c) */
 		transpose(sc, ws->score_t);
-		dp_pass_t d = {.a = rr, .b = rq, .na = res->rend, .nb = res->qend,
-			       .s = ws->score_t, .gap_open = sc->gap_open,
-			       .gap_extend = sc->gap_extend, .col0_open = sc->gap_open,
-			       .target = res->score, .track = track};
-		nw_dp_pass(&d, ws->row[2], ws->row[3], &hit);
+		nw_sweep_t sw = {.a = rr, .b = rq, .na = res->rend, .nb = res->qend,
+				 .s = (const int32_t (*)[NW_MAX_CODES])ws->score_t,
+				 .O = sc->gap_open, .X = sc->gap_extend, .top_open = sc->gap_open,
+				 .col0_open = sc->gap_open, .target = res->score,
+				 .stop = track == DP_TRACK_TARGET ? NW_SWEEP_TARGET
+								  : NW_SWEEP_TARGET_LASTCOL,
+				 .sq = nw_best_sums(ws, 0, sc, rr, res->rend, 0),
+				 .sr = nw_best_sums(ws, 1, sc, rq, res->qend, 1)};
+		if (!sw.sq || !sw.sr)
+			return NW_ERR_MEMORY;
+		if (nw_sweep(&sw, ws->row[2], ws->row[3], &hit) < 0)
+			return NW_ERR_INTERNAL; /* the optimal alignment itself reaches the score */
 	}
 	if (hit.row < 0)
 		return NW_ERR_INTERNAL; /* the optimal alignment itself reaches the score */

@@ -86,6 +86,47 @@ int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit);
 /* Tests: 0 runs only the scalar passes. */
 void nw_workspace_set_simd(nw_workspace_t *ws, int on);
 
+/* ---------------------------------------------------------------- the pruned sweep
+ * (cpu_prune.c) A global Gotoh pass over rows a[0..na) and columns b[0..nb) that skips the
+ * cells on no path reaching a known score (target), with the same result as the full
+ * pass. How it ends:
+ *   NW_SWEEP_CORNER: at the corner (rows, nb) of a sub-problem of rows >= na rows (the
+ *     passes of a path); on return H and F hold row na (dead cells below NW_SWEEP_DEAD);
+ *   NW_SWEEP_TARGET_LASTCOL: at the first row whose last column holds the target, which
+ *     becomes the hit (the start of a semiglobal alignment);
+ *   NW_SWEEP_TARGET: at the first row with a cell at or above the target, the smallest
+ *     such column (the start of a local alignment). */
+enum { NW_SWEEP_CORNER, NW_SWEEP_TARGET_LASTCOL, NW_SWEEP_TARGET };
+#define NW_SWEEP_DEAD (NW_NEG_INF / 2)
+
+typedef struct {
+	const uint8_t *a, *b;   /* rows a[0..na), columns b[0..nb) */
+	int64_t na, nb;
+	int64_t rows;           /* NW_SWEEP_CORNER: rows of the whole sub-problem (>= na) */
+	const int32_t (*s)[NW_MAX_CODES]; /* s[row code][column code] */
+	int64_t O, X;
+	int64_t top_open;       /* H[0][j] = -(top_open + j*X) */
+	int64_t col0_open;      /* H[i][0] = -(col0_open + i*X) */
+	int64_t target;         /* the score; NW_NEG_INF: prune nothing (CORNER only) */
+	int64_t bonus;          /* CORNER: a gap open waived at the far end (a continued gap) */
+	int stop;               /* NW_SWEEP_* */
+	const int64_t *sq, *sr; /* nw_best_sums of rows a[0..rows or na) and columns b[0..nb) */
+	uint8_t *dir;           /* direction bits, row stride nb + 1 (src/cpu_path.c); NULL: none */
+} nw_sweep_t;
+
+/* Runs the sweep with caller rows H[0..nb], F[0..nb]; hit->row, hit->col: where it ended.
+ * Returns the cells swept, or NW_ERR_INTERNAL when a row has no live cell or the target is
+ * never reached (a target above the true score). */
+int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit);
+
+/* sums[i], i in [0, len]: the most the diagonal steps of a path through x[i..len) can
+ * score, the sum of max(0, x[k]'s best score against any code) (x: query codes, the score
+ * table's rows, when query_codes; else reference codes). Beside the best substitution
+ * score times the steps, this knows that most residues score far below the best pair
+ * (BLOSUM62's W-W, 11). In ws->sums[k]; NULL when out of memory. */
+const int64_t *nw_best_sums(nw_workspace_t *ws, int k, const nw_scoring_t *sc, const uint8_t *x,
+			    int64_t len, int query_codes);
+
 int nw_ws_rows(nw_workspace_t *ws, int64_t n);
 const uint8_t *nw_ws_reverse(nw_workspace_t *ws, int k, const uint8_t *x, int64_t n);
 

@@ -50,176 +50,8 @@ static int grow(void **buf, size_t *cap, size_t need)
 	return 0;
 }
 
-/* ---------------------------------------------------------------- the pruned sweep
- *
- * Every pass of a path is a global Gotoh sweep of a sub-problem whose optimal score S is
- * known (the score engine gives the span's, nw_mm_split each half's). A cell can then be
- * skipped when no path through it reaches S: with v = max(H, E + O, F + O) (a path that
- * goes on inside a gap saves at most the open) and a bound on what the rest of the
- * sub-problem can still add from there (rest_bound), a cell with v + bound < S lies on no
- * optimal path. Such cells are marked dead (below DEAD) and each row is swept only from
- * the first live cell of the row above (or column 0 while it lives) to the last live one,
- * plus the horizontal-gap run after it while that lives.
- *
- * This keeps the result exact and the path the same as without pruning: a cell on an
- * optimal path has an optimal prefix made of cells on that path, so by induction every
- * such cell lives and gets its exact value; every other cell gets its value or less. The
- * maximum of a split row is then S at the same columns, and a traceback decision at a
- * cell of the path compares a predecessor on the path (exact) with values that are exact
- * or lower than the winner's, with the same ties. The work follows the divergence: a
- * live region is as wide as the optimum's remaining slack allows. */
-
-#define DEAD (NW_NEG_INF / 2)
-
 enum { FROM_DIAG = 0, FROM_E = 1, FROM_F = 2, SRC_MASK = 3, E_EXTENDS = 4, F_EXTENDS = 8 };
 enum { ST_H, ST_E, ST_F };
-
-typedef struct {
-	const uint8_t *a, *b;   /* rows a[0..na), columns b[0..nb) */
-	int64_t na, nb;
-	int64_t rows;           /* rows of the whole sub-problem (>= na): where the bound ends */
-	const int32_t (*s)[NW_MAX_CODES];
-	int64_t O, X;
-	int64_t top_open;       /* H[0][j] = -(top_open + j*X) */
-	int64_t col0_open;      /* H[i][0] = -(col0_open + i*X) */
-	int64_t target;         /* S; NW_NEG_INF: prune nothing */
-	int64_t bonus;          /* gap open waived at the far end (a continued gap) */
-	const int64_t *sq, *sr; /* best_sums of the rows a[0..rows) and the columns b[0..nb) */
-	uint8_t *dir;           /* direction bits, row stride nb + 1; NULL: none */
-} sweep_t;
-
-/* sums[i], i in [0, len]: the most the diagonal steps of a path through x[i..len) can score,
- * the sum of max(0, x[k]'s best score against any code) (x: query codes, the score table's
- * rows, when by_row; else reference codes, its columns). Beside the best substitution score
- * times the steps, this knows that most residues score far below the best pair (BLOSUM62's
- * W-W, 11). NULL when out of memory. */
-static const int64_t *best_sums(nw_workspace_t *ws, int k, const nw_scoring_t *sc,
-				const uint8_t *x, int64_t len, int by_row)
-{
-	int64_t best[NW_MAX_CODES];
-	if (grow((void **)&ws->sums[k], &ws->sums_cap[k], ((size_t)len + 1) * sizeof(int64_t)) < 0)
-		return NULL;
-	for (int c = 0; c < NW_MAX_CODES; c++) {
-		best[c] = 0;
-		for (int o = 0; c < sc->n_codes && o < sc->n_codes; o++) {
-			int64_t v = by_row ? sc->score[c][o] : sc->score[o][c];
-			best[c] = v > best[c] ? v : best[c];
-		}
-	}
-	int64_t *sums = ws->sums[k];
-	sums[len] = 0;
-	for (int64_t i = len - 1; i >= 0; i--)
-		sums[i] = sums[i + 1] + best[x[i]];
-	return sums;
-}
-
-/* The most a global path from cell (i, j) to the sub-problem's end (rows, nb) can add: its
- * diagonal steps (best_sums), less the |a - b| residues, in at least one gap, that the a
- * rows and b columns left force. */
-static inline int64_t rest_bound(const sweep_t *p, int64_t i, int64_t j)
-{
-	const int64_t a = p->rows - i, b = p->nb - j;
-	const int64_t diag = p->sq[i] < p->sr[j] ? p->sq[i] : p->sr[j];
-	if (a == b)
-		return diag;
-	return diag - p->O - p->X * (a > b ? a - b : b - a);
-}
-
-static inline int64_t max64(int64_t a, int64_t b)
-{
-	return a > b ? a : b;
-}
-
-/* Runs the sweep with caller rows H[0..nb], F[0..nb]; on return they hold the last row's
- * H (best of all states) and F (ending in a vertical gap), dead cells below DEAD. Returns
- * the cells swept, or NW_ERR_INTERNAL when a row has no live cell (S above the optimum). */
-static int64_t sweep(const sweep_t *p, int64_t *H, int64_t *F)
-{
-	const int64_t O = p->O, X = p->X, OX = O + X, nb = p->nb;
-	const int prune = p->target > NW_NEG_INF;
-	const int64_t need = p->target - p->bonus; /* a live cell: v + bound >= need */
-	const size_t stride = (size_t)nb + 1;
-	int64_t lo = 0, hi = nb, cells = nb + 1;
-
-	H[0] = 0;
-	F[0] = NW_NEG_INF;
-	for (int64_t j = 1; j <= nb; j++) {
-		H[j] = -(p->top_open + j * X);
-		F[j] = NW_NEG_INF;
-	}
-	if (prune) {
-		lo = hi = -1;
-		for (int64_t j = 0; j <= nb; j++) {
-			/* row 0 is a horizontal gap (E); the origin may start a vertical gap
-			 * whose open is col0_open */
-			int64_t v = j ? H[j] + O : O - p->col0_open;
-			if (v + rest_bound(p, 0, j) < need) {
-				H[j] = NW_NEG_INF;
-			} else {
-				lo = lo < 0 ? j : lo;
-				hi = j;
-			}
-		}
-		if (lo < 0)
-			return NW_ERR_INTERNAL;
-	}
-	for (int64_t i = 1; i <= p->na; i++) {
-		const int32_t *srow = p->s[p->a[i - 1]];
-		const uint8_t *b = p->b;
-		uint8_t *d = p->dir ? p->dir + (size_t)i * stride : NULL;
-		const int64_t col0 = -(p->col0_open + i * X);
-		int64_t nlo = -1, nhi = -1, j = 1, left, e = NW_NEG_INF, diag;
-		if (!prune || col0 + O + rest_bound(p, i, 0) >= need) {
-			diag = H[0];
-			H[0] = F[0] = left = col0;
-			nlo = nhi = 0;
-		} else {
-			j = lo > 1 ? lo : 1;
-			diag = H[j - 1];
-			H[0] = F[0] = left = NW_NEG_INF;
-		}
-		for (; j <= nb; j++) {
-			if (left < DEAD && e < DEAD) {
-				if (j > hi + 1)
-					break; /* the row above and the left are dead from here on */
-				if (j < lo) { /* dead up to the row above's first live cell */
-					j = lo - 1;
-					diag = NW_NEG_INF;
-					continue;
-				}
-			}
-			int64_t up = H[j];
-			int64_t fo = up - OX, fe = F[j] - X, eo = left - OX, ee = e - X;
-			int64_t f = fe > fo ? fe : fo, h = diag + srow[b[j - 1]];
-			uint8_t bits = (fe > fo ? F_EXTENDS : 0) | (ee > eo ? E_EXTENDS : 0);
-			e = ee > eo ? ee : eo;
-			if (e > h)
-				h = e, bits |= FROM_E;
-			if (f > h)
-				h = f, bits = (bits & ~SRC_MASK) | FROM_F;
-			if (prune && max64(h, max64(e, f) + O) + rest_bound(p, i, j) < need) {
-				h = e = f = NW_NEG_INF;
-			} else {
-				nlo = nlo < 0 ? j : nlo;
-				nhi = j;
-			}
-			if (d)
-				d[j] = bits;
-			diag = up;
-			H[j] = h;
-			F[j] = f;
-			left = h;
-		}
-		cells += j - (nlo < 0 ? 0 : nlo);
-		if (prune) {
-			if (nlo < 0)
-				return NW_ERR_INTERNAL;
-			lo = nlo;
-			hi = nhi;
-		}
-	}
-	return cells;
-}
 
 /* Full-matrix Gotoh with direction bits over a[0..m) x b[0..n), m, n >= 1, pruned by the
  * sub-problem's optimum S (NW_NEG_INF: no pruning). Row 0 is H[0][j] = -(top_open + j*ext)
@@ -239,13 +71,14 @@ static int64_t path_full(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8
 	    grow((void **)&ws->ops, &ws->ops_cap, (size_t)(m + n)) < 0 || nw_ws_rows(ws, n) < 0)
 		return NW_ERR_MEMORY;
 	int64_t *H = ws->row[0], *F = ws->row[1];
-	sweep_t sw = {.a = a, .b = b, .na = m, .nb = n, .rows = m, .s = sc->score, .O = O,
-		      .X = sc->gap_extend, .top_open = top_open, .col0_open = tb, .target = S,
-		      .bonus = O - te, .dir = ws->dir};
-	if (S > NW_NEG_INF && (!(sw.sq = best_sums(ws, 0, sc, a, m, 1)) ||
-			       !(sw.sr = best_sums(ws, 1, sc, b, n, 0))))
+	nw_sweep_t sw = {.a = a, .b = b, .na = m, .nb = n, .rows = m, .s = sc->score, .O = O,
+			 .X = sc->gap_extend, .top_open = top_open, .col0_open = tb, .target = S,
+			 .bonus = O - te, .stop = NW_SWEEP_CORNER, .dir = ws->dir};
+	dp_hit_t hit;
+	if (S > NW_NEG_INF && (!(sw.sq = nw_best_sums(ws, 0, sc, a, m, 1)) ||
+			       !(sw.sr = nw_best_sums(ws, 1, sc, b, n, 0))))
 		return NW_ERR_MEMORY;
-	int64_t swept = sweep(&sw, H, F);
+	int64_t swept = nw_sweep(&sw, H, F, &hit);
 	if (swept < 0)
 		return swept;
 	ws->path_cells += swept;
@@ -316,22 +149,24 @@ static int mm(path_ctx_t *c, const uint8_t *a, int64_t m, const uint8_t *b, int6
 	 * first m - mid rows of the reversed sub-problem (whose other rows the bound needs) */
 	int64_t mid = m / 2;
 	const int known = S > NW_NEG_INF;
-	sweep_t fw = {.a = a, .b = b, .na = mid, .nb = n, .rows = m, .s = sc->score, .O = O,
-		      .X = X, .top_open = O, .col0_open = tb, .target = S, .bonus = O - te};
+	nw_sweep_t fw = {.a = a, .b = b, .na = mid, .nb = n, .rows = m, .s = sc->score, .O = O,
+			 .X = X, .top_open = O, .col0_open = tb, .target = S, .bonus = O - te,
+			 .stop = NW_SWEEP_CORNER};
+	dp_hit_t hit;
 	if (nw_ws_rows(ws, n) < 0 ||
-	    (known && (!(fw.sq = best_sums(ws, 0, sc, a, m, 1)) ||
-		       !(fw.sr = best_sums(ws, 1, sc, b, n, 0)))))
+	    (known && (!(fw.sq = nw_best_sums(ws, 0, sc, a, m, 1)) ||
+		       !(fw.sr = nw_best_sums(ws, 1, sc, b, n, 0)))))
 		return NW_ERR_MEMORY;
-	int64_t r1 = sweep(&fw, ws->row[0], ws->row[1]);
-	sweep_t rv = fw;
+	int64_t r1 = nw_sweep(&fw, ws->row[0], ws->row[1], &hit);
+	nw_sweep_t rv = fw;
 	rv.a = nw_ws_reverse(ws, 0, a, m);
 	rv.b = nw_ws_reverse(ws, 1, b, n);
 	rv.na = m - mid, rv.col0_open = te, rv.bonus = O - tb;
 	if (!rv.a || !rv.b ||
-	    (known && (!(rv.sq = best_sums(ws, 0, sc, rv.a, m, 1)) ||
-		       !(rv.sr = best_sums(ws, 1, sc, rv.b, n, 0)))))
+	    (known && (!(rv.sq = nw_best_sums(ws, 0, sc, rv.a, m, 1)) ||
+		       !(rv.sr = nw_best_sums(ws, 1, sc, rv.b, n, 0)))))
 		return NW_ERR_MEMORY;
-	int64_t r2 = sweep(&rv, ws->row[2], ws->row[3]);
+	int64_t r2 = nw_sweep(&rv, ws->row[2], ws->row[3], &hit);
 	if (r1 < 0 || r2 < 0)
 		return NW_ERR_INTERNAL;
 	ws->path_cells += r1 + r2;

@@ -1,0 +1,194 @@
+/* cpu_prune.c: the pruned Gotoh sweep (nw_sweep) of the CPU engine's passes whose score is
+ * known before they run: the passes of an exact path (cpu_path.c), whose sub-problems'
+ * optima come from the score engine and from each split, and the reverse pass that finds
+ * a start (cpu_align.c), whose target is the forward pass's score.
+ *
+ * A cell can be skipped when no path through it reaches the target S: with
+ * v = max(H, E + O, F + O) (a path that goes on inside a gap saves at most the open) and
+ * an upper bound on what the rest of the pass can still add from there (rest_bound), a
+ * cell with v + bound < S lies on no path of score S. Such cells are marked dead (below
+ * NW_SWEEP_DEAD) and each row is swept only from the first live cell of the row above (or
+ * column 0 while it lives) to the last live one, plus the horizontal-gap run after it
+ * while that lives.
+ *
+ * This keeps the result exact and the same as without pruning: a cell on a path of score
+ * S has a best prefix made of cells on that path, so by induction every such cell lives
+ * and gets its exact value; every other cell gets its value or less. The maximum of a
+ * split row is then S at the same columns, a target is first reached at the same cell,
+ * and a traceback decision at a cell of the path compares a predecessor on the path
+ * (exact) with values that are exact or lower than the winner's, with the same ties. The
+ * work follows the divergence: the live region is as wide as the slack between the
+ * target and what the cells can still reach.
+ */
+#include <stdlib.h>
+
+#include "cpu_align.h"
+
+enum { FROM_E = 1, FROM_F = 2, SRC_MASK = 3, E_EXTENDS = 4, F_EXTENDS = 8 };
+
+static int grow(void **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = need + need / 4 + 256;
+	void *p = realloc(*buf, n);
+	if (!p)
+		return NW_ERR_MEMORY;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
+const int64_t *nw_best_sums(nw_workspace_t *ws, int k, const nw_scoring_t *sc, const uint8_t *x,
+			    int64_t len, int query_codes)
+{
+	int64_t best[NW_MAX_CODES];
+	if (grow((void **)&ws->sums[k], &ws->sums_cap[k], ((size_t)len + 1) * sizeof(int64_t)) < 0)
+		return NULL;
+	for (int c = 0; c < NW_MAX_CODES; c++) {
+		best[c] = 0;
+		for (int o = 0; c < sc->n_codes && o < sc->n_codes; o++) {
+			int64_t v = query_codes ? sc->score[c][o] : sc->score[o][c];
+			best[c] = v > best[c] ? v : best[c];
+		}
+	}
+	int64_t *sums = ws->sums[k];
+	sums[len] = 0;
+	for (int64_t i = len - 1; i >= 0; i--)
+		sums[i] = sums[i + 1] + best[x[i]];
+	return sums;
+}
+
+/* The most the rest of the pass can add from cell (i, j): its diagonal steps score at most
+ * the best sums of the rows and of the columns left; a pass that ends at the corner
+ * (rows, nb) also spends the |a - b| residues that the a rows and b columns left force
+ * into at least one gap. */
+static inline int64_t rest_bound(const nw_sweep_t *p, int64_t i, int64_t j)
+{
+	const int64_t diag = p->sq[i] < p->sr[j] ? p->sq[i] : p->sr[j];
+	const int64_t a = p->rows - i, b = p->nb - j;
+	if (p->stop != NW_SWEEP_CORNER || a == b)
+		return diag;
+	return diag - p->O - p->X * (a > b ? a - b : b - a);
+}
+
+static inline int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* After row i: a stop rule met sets the hit and returns 1. */
+static int stopped(const nw_sweep_t *p, const int64_t *H, int64_t i, int64_t lo, int64_t hi,
+		   dp_hit_t *hit)
+{
+	if (p->stop == NW_SWEEP_TARGET_LASTCOL) {
+		if (H[p->nb] != p->target)
+			return 0;
+		hit->row = i, hit->col = p->nb;
+		return 1;
+	}
+	if (p->stop == NW_SWEEP_TARGET) {
+		for (int64_t j = lo; j >= 0 && j <= hi; j++)
+			if (H[j] >= p->target) {
+				hit->row = i, hit->col = j;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
+{
+	const int64_t O = p->O, X = p->X, OX = O + X, nb = p->nb;
+	const int prune = p->target > NW_NEG_INF;
+	const int64_t need = p->target - p->bonus; /* a live cell: v + bound >= need */
+	const size_t stride = (size_t)nb + 1;
+	int64_t lo = 0, hi = nb, cells = nb + 1;
+
+	hit->row = hit->col = -1;
+	H[0] = 0;
+	F[0] = NW_NEG_INF;
+	for (int64_t j = 1; j <= nb; j++) {
+		H[j] = -(p->top_open + j * X);
+		F[j] = NW_NEG_INF;
+	}
+	if (prune) {
+		lo = hi = -1;
+		for (int64_t j = 0; j <= nb; j++) {
+			/* row 0 is a horizontal gap (E); the origin may start a vertical gap
+			 * whose open is col0_open */
+			int64_t v = j ? H[j] + O : O - p->col0_open;
+			if (v + rest_bound(p, 0, j) < need) {
+				H[j] = NW_NEG_INF;
+			} else {
+				lo = lo < 0 ? j : lo;
+				hi = j;
+			}
+		}
+		if (lo < 0)
+			return NW_ERR_INTERNAL;
+	}
+	if (stopped(p, H, 0, lo, hi, hit))
+		return cells;
+	for (int64_t i = 1; i <= p->na; i++) {
+		const int32_t *srow = p->s[p->a[i - 1]];
+		const uint8_t *b = p->b;
+		uint8_t *d = p->dir ? p->dir + (size_t)i * stride : NULL;
+		const int64_t col0 = -(p->col0_open + i * X);
+		int64_t nlo = -1, nhi = -1, j = 1, left, e = NW_NEG_INF, diag;
+		if (!prune || col0 + O + rest_bound(p, i, 0) >= need) {
+			diag = H[0];
+			H[0] = F[0] = left = col0;
+			nlo = nhi = 0;
+		} else {
+			j = lo > 1 ? lo : 1;
+			diag = H[j - 1];
+			H[0] = F[0] = left = NW_NEG_INF;
+		}
+		for (; j <= nb; j++) {
+			if (left < NW_SWEEP_DEAD && e < NW_SWEEP_DEAD) {
+				if (j > hi + 1)
+					break; /* the row above and the left are dead from here on */
+				if (j < lo) { /* dead up to the row above's first live cell */
+					j = lo - 1;
+					diag = NW_NEG_INF;
+					continue;
+				}
+			}
+			int64_t up = H[j];
+			int64_t fo = up - OX, fe = F[j] - X, eo = left - OX, ee = e - X;
+			int64_t f = fe > fo ? fe : fo, h = diag + srow[b[j - 1]];
+			uint8_t bits = (fe > fo ? F_EXTENDS : 0) | (ee > eo ? E_EXTENDS : 0);
+			e = ee > eo ? ee : eo;
+			if (e > h)
+				h = e, bits |= FROM_E;
+			if (f > h)
+				h = f, bits = (bits & ~SRC_MASK) | FROM_F;
+			if (prune && max64(h, max64(e, f) + O) + rest_bound(p, i, j) < need) {
+				h = e = f = NW_NEG_INF;
+			} else {
+				nlo = nlo < 0 ? j : nlo;
+				nhi = j;
+			}
+			if (d)
+				d[j] = bits;
+			diag = up;
+			H[j] = h;
+			F[j] = f;
+			left = h;
+		}
+		cells += j - (nlo < 0 ? 0 : nlo);
+		if (prune) {
+			if (nlo < 0)
+				return NW_ERR_INTERNAL;
+			lo = nlo;
+			hi = nhi;
+		}
+		if (stopped(p, H, i, prune ? lo : 0, prune ? hi : nb, hit))
+			return cells;
+	}
+	if (p->stop != NW_SWEEP_CORNER)
+		return NW_ERR_INTERNAL; /* the target was never reached */
+	hit->row = p->na, hit->col = nb;
+	return cells;
+}
