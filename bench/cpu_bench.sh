@@ -6,6 +6,29 @@
 #   dna      lambda_reads_2k.fq.gz x lambda.fa, every pair, semiglobal (query end to end,
 #            reference overhangs free = parasail sg_dx), match 2, mismatch 4,
 #            nwalign --gap-open 4 --gap-extend 2  =  parasail -o 6 -e 2
+#   E-cpu    long reads with paths: the first E_CPU_READS (200) reads of workload E of
+#            bench/longreads.sh (tests/simreads -l 10000 -L 10000 -e 0.05 -E 0.15 -w 0.05
+#            -s 1 on data/dna/ecoli_dh10b.fa.gz: 10 kb, 5-15% errors), each against its
+#            11 kb window, semiglobal (the read end to end, window overhangs free), with
+#            paths: nwalign --pairs zip -m semiglobal -f paf, match 2, mismatch 4, gap 4 + 2L.
+#            Reads from the reverse strand are reverse-complemented first (simreads names
+#            the strand), so every tool aligns one given strand per read.
+#            WFA2-lib beside it, when WFA2 names its align_benchmark binary (built with
+#            `make BUILD_WFA_PARALLEL=1`, without which it has no threads):
+#              align_benchmark -a gap-affine-wfa -i E-cpu.seq --affine-penalties 0,4,4,2
+#                --wfa-span ends-free,0,0,1.0,1.0 --wfa-memory WFA2_MEMORY -t THREADS
+#                --output-full OUT
+#            (.seq: per pair a line `>` + read and a line `<` + window; ends-free P0,Pf,T0,Tf:
+#            no pattern end free, the whole text free at either end). WFA2 takes a match
+#            bonus (M < 0) only end to end: with M != 0 it ignores the free text begin, so
+#            it cannot score this semiglobal problem with match 2. It runs with match 0
+#            instead (mismatch 4, gap 4 + 2L: the same optimum as nwalign --match 0
+#            --mismatch 4 --gap-open 4 --gap-extend 2), and so does a second nwalign run,
+#            E-cpu-m0. Its output score is that of its CIGAR, which spells the free window
+#            overhangs as insertions: the script adds 4 + 2L back for the leading and the
+#            trailing insertion run and compares with AS:i of E-cpu-m0 (pairs matched by
+#            the read, as the threads write in any order). speedup = E-cpu-m0 reads/s over
+#            WFA2's reads/s (same scoring, same optimum).
 #
 # Both tools get the same thread count and write their results to files under bench/out/;
 # each is run RUNS times and the median wall time is kept. cells = sum over pairs of
@@ -14,14 +37,17 @@
 # reports how many scores agree between the two tools.
 #
 # Usage (from anywhere; paths are relative to the repository root):
-#   bench/cpu_bench.sh [-s SHARED] [-t THREADS] [-n RUNS] [-w protein|dna|all] [-N]
+#   bench/cpu_bench.sh [-s SHARED] [-t THREADS] [-n RUNS] [-w protein|dna|E-cpu|all] [-N]
 #     -s DIR   the shared data folder [env SHARED, else ../shared]
 #     -t INT   threads for both tools [env THREADS, else nproc]
 #     -n INT   runs per tool and workload, median kept [env RUNS, else 3]
 #     -w WHICH workloads to run [all]
 #     -N       print only; do not append to bench/RESULTS.md
 # Environment: NWALIGN (default ./nwalign), PARASAIL_ALIGNER (default parasail_aligner),
-# PARASAIL_SW (default sw_striped_16), PARASAIL_SG (default sg_dx_striped_16).
+# PARASAIL_SW (default sw_striped_16), PARASAIL_SG (default sg_dx_striped_16); for E-cpu
+# SIMREADS (default tests/simreads), E_CPU_READS (default 200), E_CPU_GENOME (default
+# SHARED/data/dna/ecoli_dh10b.fa.gz; .gpu/ecoli_dh10b.fa.gz on the GPU host), WFA2 (unset:
+# no WFA2), WFA2_MEMORY (default high: WFA2's own default; med and low are exact too).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -36,6 +62,10 @@ NWALIGN=${NWALIGN:-./nwalign}
 PARASAIL_ALIGNER=${PARASAIL_ALIGNER:-parasail_aligner}
 PARASAIL_SW=${PARASAIL_SW:-sw_striped_16}
 PARASAIL_SG=${PARASAIL_SG:-sg_dx_striped_16}
+SIMREADS=${SIMREADS:-tests/simreads}
+E_CPU_READS=${E_CPU_READS:-200}
+WFA2=${WFA2:-}
+WFA2_MEMORY=${WFA2_MEMORY:-high}
 
 die() { echo "cpu_bench: $*" >&2; exit 1; }
 
@@ -50,9 +80,11 @@ while getopts "s:t:n:w:Nh" opt; do
 	*) die "unknown option (try -h)" ;;
 	esac
 done
-case $WHICH in protein | dna | all) ;; *) die "-w must be protein, dna or all" ;; esac
+case $WHICH in protein | dna | E-cpu | all) ;; *) die "-w must be protein, dna, E-cpu or all" ;; esac
 case $THREADS in '' | *[!0-9]* | 0) die "-t must be a positive integer" ;; esac
 case $RUNS in '' | *[!0-9]* | 0) die "-n must be a positive integer" ;; esac
+case $E_CPU_READS in '' | *[!0-9]* | 0*) die "E_CPU_READS must be a positive integer" ;; esac
+want() { [ "$WHICH" = all ] || [ "$WHICH" = "$1" ]; }
 
 [ -x "$NWALIGN" ] || die "$NWALIGN not found: build first (autoreconf -fi && ./configure && make)"
 HAVE_PARASAIL=1
@@ -65,9 +97,18 @@ PROT_Q=$SHARED/data/protein/mm_query50.fa
 PROT_R=$SHARED/data/protein/mm_db2k.fa
 DNA_Q=$SHARED/data/dna/lambda_reads_2k.fq.gz
 DNA_R=$SHARED/data/dna/lambda.fa
-for f in "$PROT_Q" "$PROT_R" "$DNA_Q" "$DNA_R"; do
+GENOME=${E_CPU_GENOME:-$SHARED/data/dna/ecoli_dh10b.fa.gz}
+NEED=()
+want protein && NEED+=("$PROT_Q" "$PROT_R")
+want dna && NEED+=("$DNA_Q" "$DNA_R")
+want E-cpu && NEED+=("$GENOME")
+for f in "${NEED[@]}"; do
 	[ -r "$f" ] || die "cannot read $f (set -s DIR or SHARED=DIR)"
 done
+if want E-cpu; then
+	[ -x "$SIMREADS" ] || die "$SIMREADS is not built: run 'make tests/simreads' (or make check) first"
+	[ -z "$WFA2" ] || [ -x "$WFA2" ] || die "WFA2=$WFA2 is not an executable file"
+fi
 
 OUT=bench/out
 mkdir -p "$OUT"
@@ -173,13 +214,119 @@ if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 	DIRTY=" (working tree has uncommitted changes)"
 fi
 
-if [ "$WHICH" != dna ]; then
+if want protein; then
 	bench protein "$PROT_Q" "$PROT_R" "$PARASAIL_SW" "-m blosum62 -o 11 -e 1" \
 		-a protein -m local --matrix blosum62 --gap-open 10 --gap-extend 1
 fi
-if [ "$WHICH" != protein ]; then
+if want dna; then
 	bench dna "$DNA_Q" "$DNA_R" "$PARASAIL_SG" "-d -M 2 -X 4 -o 6 -e 2" \
 		-a dna -m semiglobal --match 2 --mismatch 4 --gap-open 4 --gap-extend 2
+fi
+
+# ---------------------------------------------------------------- E-cpu
+# name TAB sequence, one line per FASTA record (simreads wraps lines)
+fasta_lines() { awk '/^>/ {if (n != "") print n "\t" s; n = substr($1, 2); s = ""; next} {s = s $0} END {if (n != "") print n "\t" s}' "$1"; }
+rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0 && t != "NA") printf "%.2f\n", n / t; else print "NA" }'; }
+WFA2_NOTE=
+bench_e_cpu() {
+	local n=$E_CPU_READS d=$OUT/E-cpu sim_args cells
+	mkdir -p "$d"
+	# the inputs, kept while $d/sim.cmd holds the same arguments
+	sim_args="-n $n -l 10000 -L 10000 -e 0.05 -E 0.15 -w 0.05 -s 1"
+	if [ ! -s "$d/reads.fa" ] || [ ! -s "$d/windows.fa" ] || [ ! -s "$d/pairs.seq" ] ||
+		[ "$(cat "$d/sim.cmd" 2>/dev/null)" != "$sim_args" ]; then
+		echo "== E-cpu inputs: $SIMREADS -g $GENOME $sim_args" >&2
+		# shellcheck disable=SC2086
+		"$SIMREADS" -g "$GENOME" $sim_args -r "$d/sim_reads.fa" -t "$d/sim_windows.fa" || die "E-cpu: tests/simreads failed"
+		# reads of the reverse strand reverse-complemented; one line per sequence
+		paste <(fasta_lines "$d/sim_reads.fa") <(fasta_lines "$d/sim_windows.fa") | awk -F'\t' '
+			BEGIN { c["A"] = "T"; c["C"] = "G"; c["G"] = "C"; c["T"] = "A" }
+			{
+				q = $2
+				if ($1 ~ /^sim[0-9]+_-_/) {
+					r = ""
+					for (i = length(q); i > 0; i--) { x = substr(q, i, 1); r = r ((x in c) ? c[x] : x) }
+					q = r
+				}
+				print ">" $1 "\n" q > R
+				print ">" $3 "\n" $4 > W
+				print ">" q "\n<" $4 > S
+			}' R="$d/reads.fa" W="$d/windows.fa" S="$d/pairs.seq"
+		rm -f "$d/sim_reads.fa" "$d/sim_windows.fa"
+		echo "$sim_args" >"$d/sim.cmd"
+	fi
+	cells=$(awk '/^>/ {next} {if (FNR % 2 == 0) l[++k] = length($0)} END {for (i = 1; i <= k / 2; i++) s += l[i] * l[i + k / 2]; printf "%.0f\n", s}' "$d/reads.fa" "$d/windows.fa")
+	echo "== E-cpu: $n reads of 10 kb against 11 kb windows, semiglobal with paths, $cells cells" >&2
+
+	local nw_args nw_cmd m0_cmd nw_s m0_s nw_g m0_g nw_rps m0_rps lines
+	nw_args=(-q "$d/reads.fa" -r "$d/windows.fa" --pairs zip -m semiglobal -f paf --backend cpu -t "$THREADS" -v)
+	nw_cmd=("$NWALIGN" "${nw_args[@]}")
+	m0_cmd=("$NWALIGN" "${nw_args[@]}" --match 0 --mismatch 4 --gap-open 4 --gap-extend 2)
+	nw_s=$(run_timed E-cpu-nwalign "${nw_cmd[@]}")
+	lines=$(wc -l <"$OUT/E-cpu-nwalign.out")
+	[ "$lines" -eq "$n" ] || die "E-cpu: nwalign wrote $lines records for $n pairs"
+	m0_s=$(run_timed E-cpu-m0-nwalign "${m0_cmd[@]}")
+	lines=$(wc -l <"$OUT/E-cpu-m0-nwalign.out")
+	[ "$lines" -eq "$n" ] || die "E-cpu-m0: nwalign wrote $lines records for $n pairs"
+	nw_g=$(gcups "$cells" "$nw_s")
+	m0_g=$(gcups "$cells" "$m0_s")
+	nw_rps=$(rate "$n" "$nw_s")
+	m0_rps=$(rate "$n" "$m0_s")
+	NOTES="$NOTES- nwalign -v, E-cpu: \`$(grep '^nwalign: .* pairs' "$OUT/E-cpu-nwalign.err" | tail -n 1)\`"$'\n'
+	NOTES="$NOTES- nwalign -v, E-cpu-m0: \`$(grep '^nwalign: .* pairs' "$OUT/E-cpu-m0-nwalign.err" | tail -n 1)\`"$'\n'
+	COMMANDS="$COMMANDS$(quote "${nw_cmd[@]}") > $OUT/E-cpu-nwalign.out"$'\n'
+	COMMANDS="$COMMANDS$(quote "${m0_cmd[@]}") > $OUT/E-cpu-m0-nwalign.out"$'\n'
+
+	local wf_cmd wf_s=NA wf_g=NA wf_rps=NA speed=NA agree=NA
+	if [ -z "$WFA2" ]; then
+		WFA2_NOTE="WFA2: not run (set WFA2 to its bin/align_benchmark)"
+	else
+		# shellcheck disable=SC2054
+		wf_cmd=("$WFA2" -a gap-affine-wfa -i "$d/pairs.seq" --affine-penalties 0,4,4,2
+			--wfa-span ends-free,0,0,1.0,1.0 --wfa-memory "$WFA2_MEMORY" -t "$THREADS"
+			--output-full "$OUT/E-cpu-wfa2.txt")
+		# a probe on the first pair: a build without BUILD_WFA_PARALLEL=1 refuses -t > 1
+		head -n 2 "$d/pairs.seq" >"$d/probe.seq"
+		if ! "$WFA2" -a gap-affine-wfa -i "$d/probe.seq" --affine-penalties 0,4,4,2 \
+			--wfa-span ends-free,0,0,1.0,1.0 --wfa-memory "$WFA2_MEMORY" -t "$THREADS" \
+			--output-full "$d/probe.txt" >"$d/probe.err" 2>&1 0<&-; then
+			WFA2_NOTE="WFA2: skipped ($WFA2 fails: $(grep -v '^$' "$d/probe.err" | head -n 1))"
+			echo "cpu_bench: $WFA2_NOTE" >&2
+		else
+			wf_s=$(run_timed E-cpu-wfa2 "${wf_cmd[@]}")
+			lines=$(wc -l <"$OUT/E-cpu-wfa2.txt")
+			[ "$lines" -eq "$n" ] || die "E-cpu: WFA2 wrote $lines results for $n pairs"
+			wf_g=$(gcups "$cells" "$wf_s")
+			wf_rps=$(rate "$n" "$wf_s")
+			speed=$(awk -v a="$m0_rps" -v b="$wf_rps" 'BEGIN { if (b > 0) printf "%.2f\n", a / b; else print "NA" }')
+			# WFA2 --output-full: plen, tlen, score, pattern, text, CIGAR; the score is the
+			# CIGAR's, whose leading and trailing insertion runs are the free window
+			# overhangs: add their 4 + 2L back, then match the pair by its read
+			agree=$(awk -F'\t' '
+				FILENAME == ARGV[1] { if (FNR % 2) pair[substr($0, 2)] = (FNR + 1) / 2; next }
+				FILENAME == ARGV[2] {
+					s = $3 + 0; c = $6
+					if (match(c, /^[0-9]+I/)) s += 4 + 2 * substr(c, 1, RLENGTH - 1)
+					if (match(c, /[0-9]+I$/)) s += 4 + 2 * substr(c, RSTART, RLENGTH - 1)
+					if ($4 in pair) wfa[pair[$4]] = s
+					next
+				}
+				{
+					for (i = 13; i <= NF; i++) if ($i ~ /^AS:i:/) as = substr($i, 6)
+					if ((FNR in wfa) && wfa[FNR] == as) same++
+				}
+				END { printf "%d/%d\n", same, FNR }' "$d/pairs.seq" "$OUT/E-cpu-wfa2.txt" "$OUT/E-cpu-m0-nwalign.out")
+			COMMANDS="$COMMANDS$(quote "${wf_cmd[@]}") 0<&-"$'\n'
+			WFA2_NOTE="WFA2: $WFA2 ($(cat "$(dirname "$(dirname "$WFA2")")/VERSION.txt" 2>/dev/null || echo "version unknown"); gap-affine-wfa, --wfa-memory $WFA2_MEMORY)"
+		fi
+	fi
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' E-cpu nwalign "$THREADS" "$cells" "$nw_s" "$nw_g" "$nw_rps reads/s, match 2")"$'\n'
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' E-cpu-m0 nwalign "$THREADS" "$cells" "$m0_s" "$m0_g" "$m0_rps reads/s, match 0")"$'\n'
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' E-cpu-m0 wfa2 "$THREADS" "$cells" "$wf_s" "$wf_g" "$wf_rps reads/s, match 0; scores equal: $agree")"$'\n'
+	RESULTS="${RESULTS}result E-cpu reads_per_s=$nw_rps peer_reads_per_s=$wf_rps speedup=$speed m0_reads_per_s=$m0_rps peer_scores_equal=$agree peer=wfa2-$WFA2_MEMORY threads=$THREADS reads=$n commit=$COMMIT"$'\n'
+}
+if want E-cpu; then
+	bench_e_cpu
 fi
 
 MODEL=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
@@ -205,6 +352,7 @@ if [ "$APPEND" = 1 ]; then
 		echo
 		echo "- machine: ${MODEL:-unknown CPU}, $CORES online CPUs; threads used: $THREADS"
 		echo "- nwalign: $NWVER (--backend cpu); parasail_aligner: $PAVER ($PARASAIL_SW, $PARASAIL_SG)"
+		[ -z "$WFA2_NOTE" ] || echo "- $WFA2_NOTE"
 		echo "- median of $RUNS runs, wall time of the whole command (reading input and writing results included)"
 		printf '%s' "$NOTES"
 		echo
