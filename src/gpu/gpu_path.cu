@@ -228,7 +228,8 @@ void nw_pick_shape(nw_pjob &j, int force_g, const nw_scoring_t *sc, int thin_wma
 /* See gpu_path.cuh. */
 size_t nw_pjob_bytes(const nw_pjob &j, bool trace)
 {
-	size_t b = sizeof(nw_pjob) + 4 + 4 * 2 * (size_t)(j.n + 1) * (trace ? 1 : 2); /* border, last row */
+	size_t b = sizeof(nw_pjob) + 4 + 4 * 2 * (size_t)(j.n + 1); /* border row */
+	if (!trace) b += 4 * (size_t)nw_plast_entries(j);    /* last row */
 	if (trace) b += 4 * (size_t)j.dir_words + 4 * (size_t)(j.m + j.n + 1) + 8 + 4;
 	return b;
 }
@@ -279,7 +280,7 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 		rowi += 2 * ((int64_t)j.n + 1);
 		if (!trace) {
 			j.out_off = outi;
-			outi += 2 * ((int64_t)j.n + 1);
+			outi += nw_plast_entries(j);
 		} else {
 			if (j.G > 1) j.dir_off = dirw, dirw += j.dir_words;
 			j.run_off = runw;
@@ -288,7 +289,7 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	for (int sh = NW_PATH_SHAPES; sh < NW_PATH_ALL_SHAPES && trace; sh++) /* thin: a warp's words interleave */
 		dirw += nw_thin_layout(x.jobs, ids.data() + first[sh], first[sh + 1] - first[sh], dirw);
-	x.rows.assign((size_t)outi, 0);
+	x.rows.resize((size_t)outi); /* every entry is written: column 0 and the windows */
 	x.runs.resize(trace ? (size_t)runw : 0);
 	x.n_runs.assign(trace ? (size_t)n : 0, 0);
 	x.corner.assign(trace ? 2 * (size_t)n : 0, 0);

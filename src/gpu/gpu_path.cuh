@@ -28,6 +28,8 @@ struct nw_pexec {
 	size_t budget;                    /* bytes a batch may use on the device */
 	double ms;                        /* kernel time */
 	double ms_trace;                  /* of which the trace kernel's (NW_GPU_TIMING) */
+	double s_exec, s_take;            /* NW_GPU_TIMING: wall seconds in nw_pexec_run (layout,
+					   * transfers, kernels) and in the driver's takes */
 	bool timing;
 };
 

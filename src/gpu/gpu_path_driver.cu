@@ -46,6 +46,13 @@ static nw_pjob nw_make_pjob(int64_t qbase, int32_t qstep, int64_t m, int64_t rba
 	return j;
 }
 
+static double nw_path_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* take(a, k, w) for k in [0, n) on up to 16 host threads (w: the thread's index), for
  * results that touch only their own pair: turning a batch's runs into CIGARs and GACT
  * steps costs more host time than the kernels take. Returns the first error. */
@@ -81,11 +88,14 @@ static int nw_run_batches(nw_pexec &x, std::vector<nw_pjob> &all, bool trace, si
 		do {
 			for (size_t u = 0; u < unit; u++, b++) bytes += nw_pjob_bytes(all[b], trace);
 		} while (b < all.size() && bytes + unit * nw_pjob_bytes(all[b], trace) <= x.budget);
+		const double t0 = x.timing ? nw_path_now() : 0;
 		x.jobs.assign(all.begin() + a, all.begin() + b);
 		NW_TRY(nw_pexec_run(x, trace));
+		const double t1 = x.timing ? nw_path_now() : 0;
 		if (parallel) NW_TRY(nw_parallel_take(a, b - a, take));
 		else
 			for (size_t k = 0; k < b - a; k++) NW_TRY(take(a, k, 0));
+		if (x.timing) x.s_exec += t1 - t0, x.s_take += nw_path_now() - t1;
 		a = b;
 	}
 	return 0;
@@ -219,11 +229,18 @@ static void nw_mm_band(nw_pjob &j, const nw_mm_node &v, const nw_scoring_t *sc, 
 	j.dir_words = nw_pdir_words(j);
 }
 
-/* The columns of a last-row job's row m that its last stripe computed; the others hold
- * nothing and count as NW_PATH_LOW. Column 0 (the left border) is always written. */
-static void nw_lastrow_window(const nw_pjob &j, int32_t *lo, int32_t *hi)
+/* Row m of a last-row job into H[0..n] and F[0..n]: column 0 and the columns its last
+ * stripe computed (path_dp.cuh's nw_plast_*); the others count as NW_PATH_LOW. */
+static void nw_lastrow(const nw_pexec &x, const nw_pjob &j, int64_t *H, int64_t *F)
 {
-	nw_pwindow(j, nw_pstripes(j) - 1, lo, hi);
+	int32_t lo, hi;
+	nw_pwindow(j, nw_pstripes(j) - 1, &lo, &hi);
+	const int32_t *h = x.rows.data() + j.out_off, *f = h + nw_plast_stride(lo, hi);
+	for (int64_t c = 0; c <= j.n; c++) {
+		const bool in = c == 0 || (c >= lo && c <= hi);
+		H[c] = in ? h[nw_plast_at((int32_t)c, lo)] : NW_PATH_LOW;
+		F[c] = in ? f[nw_plast_at((int32_t)c, lo)] : NW_PATH_LOW;
+	}
 }
 
 static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, const nw_scoring_t *sc)
@@ -259,15 +276,8 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 			std::vector<int64_t> &v = rowsw[w];
 			v.resize(4 * (size_t)(n + 1));
 			int64_t *HF = v.data(), *FF = HF + n + 1, *HR = FF + n + 1, *FR = HR + n + 1;
-			const int32_t *hf = x.rows.data() + f.out_off, *hr = x.rows.data() + r.out_off;
-			int32_t flo, fhi, rlo, rhi;
-			nw_lastrow_window(f, &flo, &fhi);
-			nw_lastrow_window(r, &rlo, &rhi);
-			for (int64_t c = 0; c <= n; c++) {
-				const bool fin = c == 0 || (c >= flo && c <= fhi), rin = c == 0 || (c >= rlo && c <= rhi);
-				HF[c] = fin ? hf[c] : NW_PATH_LOW, FF[c] = fin ? hf[n + 1 + c] : NW_PATH_LOW;
-				HR[c] = rin ? hr[c] : NW_PATH_LOW, FR[c] = rin ? hr[n + 1 + c] : NW_PATH_LOW;
-			}
+			nw_lastrow(x, f, HF, FF);
+			nw_lastrow(x, r, HR, FR);
 			int gap = 0;
 			const int64_t c = nw_mm_split(HF, FF, HR, FR, n, O, &gap);
 			const size_t z = (b + k) / 2;
@@ -339,12 +349,6 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 	return emit_until(cur.size(), 0);
 }
 
-static double nw_path_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Paths of every pair with a non-empty span, on g (or emulated when g is NULL). */
 /* --gact --max-deficit: the GACT spans whose path falls too far below the optimum, their
@@ -384,6 +388,7 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *q
 	x.qcodes = qc, x.rcodes = rc, x.qoff = qoff, x.roff = roff;
 	x.O = sc->gap_open, x.E = sc->gap_extend;
 	x.ms = x.ms_trace = 0;
+	x.s_exec = x.s_take = 0;
 	x.timing = false;
 	for (int a = 0; a < 32; a++)
 		for (int b = 0; b < 32; b++) x.score[a * 32 + b] = a < sc->n_codes && b < sc->n_codes ? sc->score[a][b] : 0;
@@ -428,7 +433,8 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *q
 	double t2 = nw_path_now(), ms2 = x.ms;
 	if (ret == 0) ret = nw_paths_exact(x, exact, res, sc);
 	if (timing)
-		fprintf(stderr, "nw_gpu paths: traces %.1f ms; full %zu: %.1f ms (kernels %.1f); gact %zu: %.1f ms (kernels %.1f); exact %zu: %.1f ms (kernels %.1f)\n",
+		fprintf(stderr, "nw_gpu paths: batches %.1f ms (kernels %.1f), their takes %.1f ms; traces %.1f ms; full %zu: %.1f ms (kernels %.1f); gact %zu: %.1f ms (kernels %.1f); exact %zu: %.1f ms (kernels %.1f)\n",
+			1e3 * x.s_exec, x.ms, 1e3 * x.s_take,
 			x.ms_trace, full.size(), 1e3 * (t1 - t0), ms1 - ms0, gact.size(), 1e3 * (t2 - t1), ms2 - ms1, exact.size(),
 			1e3 * (nw_path_now() - t2), x.ms - ms2);
 	if (ret < 0 && !err[0]) snprintf(err, errlen, "GPU path engine: internal error (%d)", ret);

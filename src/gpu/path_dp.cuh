@@ -19,8 +19,9 @@
  *  - trace: every computed cell's direction nibble goes to memory (R nibbles a thread a
  *    step, one 32-bit word; a group stores G consecutive words a step), and the trace
  *    kernel walks them back from (m, n) into CIGAR runs;
- *  - last row: H[m][c] and F[m][c] (ending in a vertical gap) for every column c, the
- *    halves of a Myers-Miller split (always the whole matrix: every column is needed).
+ *  - last row: H[m][c] and F[m][c] (ending in a vertical gap) for column 0 and the columns
+ *    of the last stripe's window (nw_plast_*), the halves of a Myers-Miller split (limited
+ *    to the band of its sub-problem's optimum, src/band.h, or the whole matrix).
  *
  * Direction nibble of cell (i, j), the rule of src/cpu_path.c's full matrix, so that the
  * same matrix gives the same path on both engines:
@@ -69,7 +70,7 @@ struct nw_pjob {
 	int64_t dir_words;     /* trace: direction words (nw_pdir_words), kept for the layout */
 	int64_t dir_off;       /* trace: first direction word (thin: its warp's, plus its lane) */
 	int64_t row_off;       /* int32 entries: the border row between stripes, 2 (n + 1) */
-	int64_t out_off;       /* last row: H[m][0..n], then F[m][0..n] in lastrow */
+	int64_t out_off;       /* last row: H[m][c], then F[m][c] (nw_plast_*) in lastrow */
 	int64_t run_off;       /* trace: first CIGAR run (m + n + 1 runs at most) */
 };
 
@@ -84,6 +85,23 @@ NW_HD void nw_pwindow(const nw_pjob &jb, int32_t s, int32_t *jlo, int32_t *jhi)
 	const int32_t rows = jb.G * jb.R, r0 = s * rows + 1, r1 = jb.m < r0 - 1 + rows ? jb.m : r0 - 1 + rows;
 	*jlo = r0 + jb.dlo < 1 ? 1 : r0 + jb.dlo;
 	*jhi = r1 + jb.dhi > jb.n ? jb.n : r1 + jb.dhi;
+}
+
+/* Last-row outputs: H[m][c] of column 0 and of the last stripe's window [jlo, jhi], at
+ * out_off + nw_plast_at(c, jlo), then F[m][c] nw_plast_stride entries further. */
+NW_HD int32_t nw_plast_stride(int32_t jlo, int32_t jhi)
+{
+	return jhi - jlo + 2;
+}
+NW_HD int64_t nw_plast_at(int32_t c, int32_t jlo)
+{
+	return c == 0 ? 0 : 1 + c - jlo;
+}
+NW_HD int64_t nw_plast_entries(const nw_pjob &jb)
+{
+	int32_t lo, hi;
+	nw_pwindow(jb, nw_pstripes(jb) - 1, &lo, &hi);
+	return 2 * (int64_t)nw_plast_stride(lo, hi);
 }
 
 /* sum over s < c of min(cap, a + s d) and of max(fl, a + s d), d > 0: the windows' ends
@@ -243,7 +261,7 @@ struct nw_pthread {
 		if (mrow >= 0 && !p.trace) { /* H[m][0], F[m][0]: the column-0 gap */
 			int32_t *row = p.lastrow + jb.out_off;
 			row[0] = left(jb.m);
-			row[jb.n + 1] = left(jb.m);
+			row[nw_plast_stride(jlo, jhi)] = left(jb.m);
 		}
 	}
 
@@ -273,9 +291,9 @@ struct nw_pthread {
 				if (p.trace) {
 					if (j == jb.n) p.corner[2 * id] = hh, p.corner[2 * id + 1] = f;
 				} else {
-					int32_t *row = p.lastrow + jb.out_off;
-					row[j] = hh;
-					row[jb.n + 1 + j] = f;
+					int32_t *row = p.lastrow + jb.out_off + nw_plast_at(j, jlo);
+					row[0] = hh;
+					row[nw_plast_stride(jlo, jhi)] = f;
 				}
 			}
 			e[r] = ein - E > ho ? ein - E : ho;    /* E[i][j+1] */
