@@ -117,6 +117,13 @@ int nw_gact_too_short(const nw_align_params_t *p, int64_t path_score, int64_t op
  * best j wins; at one j the node wins over the gap. */
 int64_t nw_mm_split(const int64_t *HF, const int64_t *FF, const int64_t *HR, const int64_t *FR,
 		    int64_t n, int64_t gap_open, int *through_gap);
+/* The same scan over the columns [lo, hi] alone (only those entries are read), carrying
+ * the best so far (*best: INT64_MIN before the first range) and its column and kind:
+ * ranges scanned in increasing order give nw_mm_split's answer over their union, for
+ * halves whose other columns are known to be lower (outside their bands). */
+void nw_mm_split_scan(const int64_t *HF, const int64_t *FF, const int64_t *HR, const int64_t *FR,
+		      int64_t n, int64_t lo, int64_t hi, int64_t gap_open, int64_t *best,
+		      int64_t *split, int *through_gap);
 
 /* ---------------------------------------------------------------- checks
  * After an engine filled res->cigar (path_kind set) over the span in res: rescore the

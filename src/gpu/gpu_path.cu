@@ -289,10 +289,10 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	for (int sh = NW_PATH_SHAPES; sh < NW_PATH_ALL_SHAPES && trace; sh++) /* thin: a warp's words interleave */
 		dirw += nw_thin_layout(x.jobs, ids.data() + first[sh], first[sh + 1] - first[sh], dirw);
-	x.rows.resize((size_t)outi); /* every entry is written: column 0 and the windows */
-	x.runs.resize(trace ? (size_t)runw : 0);
-	x.n_runs.assign(trace ? (size_t)n : 0, 0);
-	x.corner.assign(trace ? 2 * (size_t)n : 0, 0);
+	if (!x.rows.resize((size_t)outi) || /* every entry is written: column 0 and the windows */
+	    !x.runs.resize(trace ? (size_t)runw : 0) || !x.n_runs.assign(trace ? (size_t)n : 0, 0) ||
+	    !x.corner.assign(trace ? 2 * (size_t)n : 0, 0))
+		return NW_ERR_MEMORY;
 	nw_pparams p;
 	memset(&p, 0, sizeof p);
 	p.n_jobs = n;

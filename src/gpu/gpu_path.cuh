@@ -12,6 +12,52 @@
 
 #define NW_PATH_BUDGET_MAX ((size_t)16 << 30) /* device bytes a batch may take at most */
 
+/* A host array in page-locked memory (so that device copies run at the bus's speed, not
+ * through a bounce buffer), or in ordinary memory where none is to be had (the emulation
+ * on a machine without a device). It only grows; resize keeps no contents. */
+template <class T> struct nw_hbuf {
+	T *p = nullptr;
+	size_t n = 0, cap = 0;
+	bool pinned = false;
+	nw_hbuf() {}
+	nw_hbuf(const nw_hbuf &) = delete;
+	nw_hbuf &operator=(const nw_hbuf &) = delete;
+	~nw_hbuf() { release(); }
+	void release()
+	{
+		if (p && pinned) cudaFreeHost(p);
+		else free(p);
+		p = nullptr, n = cap = 0;
+	}
+	bool resize(size_t k)
+	{
+		if (k > cap) {
+			release();
+			const size_t c = k + k / 4 + 64;
+			pinned = cudaHostAlloc((void **)&p, c * sizeof(T), cudaHostAllocDefault) == cudaSuccess;
+			if (!pinned) {
+				cudaGetLastError(); /* clear the failure: plain memory will do */
+				p = (T *)malloc(c * sizeof(T));
+				if (!p) return false;
+			}
+			cap = c;
+		}
+		n = k;
+		return true;
+	}
+	bool assign(size_t k, T v)
+	{
+		if (!resize(k)) return false;
+		for (size_t i = 0; i < k; i++) p[i] = v;
+		return true;
+	}
+	T *data() { return p; }
+	const T *data() const { return p; }
+	T &operator[](size_t i) { return p[i]; }
+	const T &operator[](size_t i) const { return p[i]; }
+	size_t size() const { return n; }
+};
+
 /* Where the batch runs: the device (g) or the host emulation (g == NULL). */
 struct nw_pexec {
 	nw_gpu_t *g;
@@ -21,8 +67,8 @@ struct nw_pexec {
 	int32_t O, E;
 	/* outputs of the last batch, on the host */
 	std::vector<nw_pjob> jobs;
-	std::vector<uint32_t> runs;
-	std::vector<int32_t> n_runs, rows, corner;
+	nw_hbuf<uint32_t> runs;
+	nw_hbuf<int32_t> n_runs, rows, corner;
 	/* emulation: host buffers */
 	std::vector<uint32_t> hdirs;
 	size_t budget;                    /* bytes a batch may use on the device */

@@ -229,18 +229,34 @@ static void nw_mm_band(nw_pjob &j, const nw_mm_node &v, const nw_scoring_t *sc, 
 	j.dir_words = nw_pdir_words(j);
 }
 
-/* Row m of a last-row job into H[0..n] and F[0..n]: column 0 and the columns its last
- * stripe computed (path_dp.cuh's nw_plast_*); the others count as NW_PATH_LOW. */
-static void nw_lastrow(const nw_pexec &x, const nw_pjob &j, int64_t *H, int64_t *F)
+/* Row m of a last-row job: column 0 and the columns [*lo, *hi] that its last stripe
+ * computed (path_dp.cuh's nw_plast_*) into H[c] and F[c]; the other entries are left
+ * alone: they lie off the band, below every real value. */
+static void nw_lastrow(const nw_pexec &x, const nw_pjob &j, int64_t *H, int64_t *F, int32_t *lo, int32_t *hi)
 {
-	int32_t lo, hi;
-	nw_pwindow(j, nw_pstripes(j) - 1, &lo, &hi);
-	const int32_t *h = x.rows.data() + j.out_off, *f = h + nw_plast_stride(lo, hi);
-	for (int64_t c = 0; c <= j.n; c++) {
-		const bool in = c == 0 || (c >= lo && c <= hi);
-		H[c] = in ? h[nw_plast_at((int32_t)c, lo)] : NW_PATH_LOW;
-		F[c] = in ? f[nw_plast_at((int32_t)c, lo)] : NW_PATH_LOW;
-	}
+	nw_pwindow(j, nw_pstripes(j) - 1, lo, hi);
+	const int32_t *h = x.rows.data() + j.out_off, *f = h + nw_plast_stride(*lo, *hi);
+	H[0] = h[0], F[0] = f[0];
+	for (int32_t c = *lo; c <= *hi; c++) H[c] = h[nw_plast_at(c, *lo)], F[c] = f[nw_plast_at(c, *lo)];
+}
+
+/* nw_mm_split over the columns where both halves hold a value: HF at 0 and [flo, fhi],
+ * HR[n - c] at n - c = 0 and [rlo, rhi]; every other column sums values off a band,
+ * lower than any real one. In increasing order, as nw_mm_split scans. */
+static int64_t nw_mm_split_bands(const int64_t *HF, const int64_t *FF, const int64_t *HR, const int64_t *FR,
+				 int64_t n, int32_t flo, int32_t fhi, int32_t rlo, int32_t rhi, int64_t O,
+				 int *gap)
+{
+	int64_t best = INT64_MIN, split = 0;
+	*gap = 0;
+	const int64_t lo = std::max<int64_t>(std::max<int64_t>(flo, n - rhi), 1);
+	const int64_t hi = std::min<int64_t>(std::min<int64_t>(fhi, n - rlo), n - 1);
+	if (n == 0 || (n >= rlo && n <= rhi)) /* column 0 pairs with HR[n] */
+		nw_mm_split_scan(HF, FF, HR, FR, n, 0, 0, O, &best, &split, gap);
+	if (lo <= hi) nw_mm_split_scan(HF, FF, HR, FR, n, lo, hi, O, &best, &split, gap);
+	if (n > 0 && n >= flo && n <= fhi) /* column n pairs with HR[0] */
+		nw_mm_split_scan(HF, FF, HR, FR, n, n, n, O, &best, &split, gap);
+	return split;
 }
 
 static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, const nw_scoring_t *sc)
@@ -276,10 +292,11 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 			std::vector<int64_t> &v = rowsw[w];
 			v.resize(4 * (size_t)(n + 1));
 			int64_t *HF = v.data(), *FF = HF + n + 1, *HR = FF + n + 1, *FR = HR + n + 1;
-			nw_lastrow(x, f, HF, FF);
-			nw_lastrow(x, r, HR, FR);
+			int32_t flo, fhi, rlo, rhi;
+			nw_lastrow(x, f, HF, FF, &flo, &fhi);
+			nw_lastrow(x, r, HR, FR, &rlo, &rhi);
 			int gap = 0;
-			const int64_t c = nw_mm_split(HF, FF, HR, FR, n, O, &gap);
+			const int64_t c = nw_mm_split_bands(HF, FF, HR, FR, n, flo, fhi, rlo, rhi, O, &gap);
 			const size_t z = (b + k) / 2;
 			split_col[z] = c;
 			split_gap[z] = gap;
