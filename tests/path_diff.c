@@ -19,7 +19,9 @@
  *    every GACT path kept or, with the default --max-deficit, the short ones redone;
  *  - exact (the default): the same long pairs, with Myers-Miller leaves of the default size
  *    and, through NW_GPU_MM_LEAF and the CPU workspace hook, small leaves (deep splits,
- *    splits inside vertical gaps).
+ *    splits inside vertical gaps); then both again with every problem of two stripes or
+ *    more run as a staircase (NW_GPU_PATH_STAIR_STRIPES=2: a warp a stripe, the border row
+ *    passed on through memory as it is published; on a device only).
  * With a device it runs the kernels; without one (or with NW_PATH_DIFF_EMULATE=1) it runs
  * their host emulation, the same thread logic replayed on the CPU. Exits 77 when the build
  * has no CUDA engine.
@@ -385,9 +387,33 @@ static void long_sets(void)
 		snprintf(name, sizeof name, "exact %s leaves of 3000 cells", mode_name[md]);
 		check_set(name, &s, p);
 	}
+	/* the same with every problem of two stripes or more as a staircase (a warp a stripe,
+	 * on a device; the emulation sweeps the stripes in turn either way) */
+	setenv("NW_GPU_PATH_STAIR_STRIPES", "2", 1);
+	for (int md = 0; md < 3; md++) {
+		nw_align_params_t p = {0};
+		p.mode = modes[md];
+		p.sc = md == 1 ? &sc_dna_lin : &sc_dna;
+		char name[80];
+		snprintf(name, sizeof name, "exact %s leaves of 3000 cells, staircases", mode_name[md]);
+		check_set(name, &s, p);
+	}
+	unsetenv("NW_GPU_PATH_STAIR_STRIPES");
 	nw_workspace_set_full_cells(ws, 0);
 	exact_only = 0;
 	unsetenv("NW_GPU_MM_LEAF");
+	/* staircases with the default leaves, and FULL spans of many stripes (whole-warp
+	 * shapes forced) */
+	setenv("NW_GPU_PATH_STAIR_STRIPES", "2", 1);
+	for (int md = 0; md < 3; md++) {
+		nw_align_params_t p = {0};
+		p.mode = modes[md];
+		p.sc = md == 1 ? &sc_dna_lin : &sc_dna;
+		char name[80];
+		snprintf(name, sizeof name, "exact %s, staircases", mode_name[md]);
+		check_set(name, &s, p);
+	}
+	unsetenv("NW_GPU_PATH_STAIR_STRIPES");
 	set_free(&s);
 }
 

@@ -68,6 +68,49 @@ __global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p,
 	}
 }
 
+/* One long problem (G = 32) as a staircase: a warp a stripe, taken in order from
+ * *counter, each stripe a few dozen steps behind the one above, whose border row it reads
+ * as it is published (done[], nw_pthread::wait_above and publish). The thread logic and
+ * the outputs are those of nw_path_dp_kernel, whose warp would sweep the stripes in turn:
+ * a Myers-Miller half of a megabase pair has thousands of them. */
+template <int R>
+__global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_stair_kernel(nw_pparams p, int32_t id, uint32_t *counter,
+								      int32_t *done)
+{
+	__shared__ int32_t tab[32 * 32];
+	for (int x = threadIdx.x; x < 32 * 32; x += blockDim.x) tab[x] = p.score[x];
+	__syncthreads();
+	nw_pparams q = p;
+	q.score = tab;
+	const int t = threadIdx.x & 31;
+	for (;;) {
+		uint32_t s = 0;
+		if (t == 0) s = atomicAdd(counter, 1u);
+		s = __shfl_sync(0xffffffffu, s, 0);
+		nw_pthread<R, 32> th;
+		th.init(q, id, t);
+		if ((int32_t)s > th.last_s) break; /* whole warp */
+		th.done = done;
+		th.begin(q, (int32_t)s);
+		int32_t hc = 0, fc = 0;
+		for (int32_t k = 0; k < th.steps; k++) {
+			int32_t hin = __shfl_up_sync(0xffffffffu, hc, 1), fin = __shfl_up_sync(0xffffffffu, fc, 1);
+			if (t == 0) th.top(q, k, hin, fin);
+			th.step(q, k, hin, fin, hc, fc);
+		}
+	}
+}
+
+/* Problems of a warp (G = 32) with at least this many stripes run as a staircase; the
+ * environment's NW_GPU_PATH_STAIR_STRIPES replaces it (tests: 2 sends every problem of two
+ * stripes or more through the staircase). */
+#define NW_PATH_STAIR_STRIPES 48
+static int64_t nw_stair_stripes(void)
+{
+	const char *e = getenv("NW_GPU_PATH_STAIR_STRIPES");
+	return e && atoll(e) > 0 ? atoll(e) : NW_PATH_STAIR_STRIPES;
+}
+
 /* The traces of the group shapes' problems (thin problems trace in their own kernel). */
 __global__ void nw_path_trace_kernel(nw_pparams p)
 {
@@ -316,22 +359,40 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 		return 0;
 	}
 	nw_gpu_t *g = x.g;
+	/* Staircases: the warp shapes' problems of many stripes, at the head of their shape's
+	 * ids (most steps first); each has a counter and a done[] word a stripe. */
+	std::vector<int32_t> stair_ids;
+	std::vector<int64_t> stair_flag;
+	int64_t stair_in[NW_PATH_SHAPES] = {0}, flagw = 0;
+	const int64_t stair_min = nw_stair_stripes();
+	for (int sh = 0; sh < NW_PATH_SHAPES; sh++) {
+		if (nw_path_gs[sh % 4] != 32) continue;
+		for (int64_t a = first[sh]; a < first[sh + 1] && nw_pstripes(x.jobs[ids[a]]) >= stair_min; a++) {
+			stair_ids.push_back(ids[a]);
+			stair_flag.push_back(flagw);
+			flagw += 1 + nw_pstripes(x.jobs[ids[a]]);
+			stair_in[sh]++;
+		}
+	}
+	const int64_t n_stair = (int64_t)stair_ids.size();
 	const size_t bj = (size_t)n * sizeof(nw_pjob), bd = 4 * (size_t)dirw, br = 4 * (size_t)rowi,
 		     bu = 4 * (size_t)runw, bn = 4 * (size_t)n, bc = 8 * (size_t)n, bi = 4 * (size_t)n,
-		     bo = 4 * (size_t)outi;
+		     bo = 4 * (size_t)outi, bf = 4 * (size_t)flagw;
 	/* one device buffer: jobs | ids | table | counters | n_runs | corner | rows | runs | dirs |
-	 * last rows */
+	 * last rows | staircase flags */
 	const size_t o_ids = (bj + 15) & ~(size_t)15, o_tab = (o_ids + bi + 15) & ~(size_t)15, o_cnt = o_tab + 4096,
 		     o_nr = o_cnt + 4 * NW_PATH_ALL_SHAPES,
 		     o_co = (o_nr + bn + 15) & ~(size_t)15, o_rows = (o_co + bc + 15) & ~(size_t)15,
 		     o_runs = (o_rows + br + 15) & ~(size_t)15, o_dirs = (o_runs + bu + 15) & ~(size_t)15,
-		     o_out = (o_dirs + bd + 15) & ~(size_t)15, total = o_out + bo + 16;
+		     o_out = (o_dirs + bd + 15) & ~(size_t)15, o_flags = (o_out + bo + 15) & ~(size_t)15,
+		     total = o_flags + bf + 16;
 	NW_TRY(nw_dbuf_reserve(g, &g->pbuf, total));
 	char *d = (char *)g->pbuf.p;
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d, x.jobs.data(), bj, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_ids, ids.data(), bi, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_tab, x.score, 4096, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_cnt, 0, 4 * NW_PATH_ALL_SHAPES, g->stream));
+	if (bf) NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_flags, 0, bf, g->stream));
 	p.jobs = (const nw_pjob *)d;
 	p.score = (const int32_t *)(d + o_tab);
 	p.n_runs = (int32_t *)(d + o_nr);
@@ -358,13 +419,30 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 		NW_TRY(nw_thin_path_launch(g, p, dids, cnt, (uint32_t *)(d + o_cnt) + sh, sh - NW_PATH_SHAPES,
 					   g->side[launched++ % NW_STREAMS]));
 	}
+	/* The staircases first, one after another on the main stream (each fills the GPU),
+	 * the rest of each shape beside them. */
+	for (int64_t a = 0; a < n_stair; a++) {
+		const int32_t id = stair_ids[a];
+		const int64_t stripes = nw_pstripes(x.jobs[id]);
+		const int64_t blocks = std::min<int64_t>((stripes + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
+							 (int64_t)g->n_sm * warps_per_sm / (NW_PATH_BLOCK / 32));
+		uint32_t *counter = (uint32_t *)(d + o_flags) + stair_flag[a];
+		int32_t *done = (int32_t *)counter + 1;
+		switch (x.jobs[id].R) {
+		case 4: nw_path_stair_kernel<4><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, id, counter, done); break;
+		case 5: nw_path_stair_kernel<5><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, id, counter, done); break;
+		case 6: nw_path_stair_kernel<6><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, id, counter, done); break;
+		default: nw_path_stair_kernel<8><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, id, counter, done); break;
+		}
+		NW_LAUNCH_CHECK(g);
+	}
 	for (int sh = 0; sh < NW_PATH_SHAPES; sh++) {
-		const int64_t cnt = first[sh + 1] - first[sh];
-		if (!cnt) continue;
+		const int64_t cnt = first[sh + 1] - first[sh] - stair_in[sh];
+		if (cnt <= 0) continue;
 		const int64_t per_warp = 32 / nw_path_gs[sh % 4], warps = (cnt + per_warp - 1) / per_warp;
 		const int64_t blocks = std::min<int64_t>((warps + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
 							 (int64_t)g->n_sm * warps_per_sm / (NW_PATH_BLOCK / 32));
-		const int32_t *dids = (const int32_t *)(d + o_ids) + first[sh];
+		const int32_t *dids = (const int32_t *)(d + o_ids) + first[sh] + stair_in[sh];
 		uint32_t *counter = (uint32_t *)(d + o_cnt) + sh;
 		nw_path_with_shape(sh, [&](auto r, auto gg) {
 			nw_path_dp_kernel<decltype(r)::value, decltype(gg)::value>

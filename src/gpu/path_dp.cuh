@@ -180,6 +180,17 @@ struct nw_pthin_cursor {
 	}
 };
 
+/* A border row value written by another warp of a staircase (nw_path_stair_kernel), maybe
+ * on another SM: past the L1 cache, which is not coherent across SMs. */
+NW_HD int32_t nw_pld(const int32_t *x)
+{
+#ifdef __CUDA_ARCH__
+	return __ldcg(x);
+#else
+	return *x;
+#endif
+}
+
 struct nw_pparams {
 	const nw_pjob *jobs;
 	int64_t n_jobs;
@@ -213,6 +224,34 @@ struct nw_pthread {
 	int32_t h[R], e[R];      /* H[i][j-1], E[i][j] of my rows */
 	int32_t qc[R];           /* query codes of my rows (0 past row m: those rows are never used) */
 	int32_t hdiag;           /* H[i0 - 1][j - 1] */
+	int32_t *done;           /* staircase (one problem, a warp a stripe): done[s] = the
+				  * columns of stripe s's border row published (last + 1);
+				  * NULL: the stripes of a problem run in turn on one warp */
+
+	/* Staircase: thread 0 waits until the stripe above has published column c. */
+	NW_HD void wait_above(int32_t c) const
+	{
+#ifdef __CUDA_ARCH__
+		if (!done || s == 0) return;
+		const volatile int32_t *up = done + s - 1;
+		while (*up <= c) {
+		}
+		__threadfence();
+#else
+		(void)c;
+#endif
+	}
+	/* Staircase: the last thread publishes its border row up to column j. */
+	NW_HD void publish(int32_t j) const
+	{
+#ifdef __CUDA_ARCH__
+		if (!done || ((j & 15) != 15 && j != jhi)) return;
+		__threadfence();
+		*(volatile int32_t *)(done + s) = j + 1;
+#else
+		(void)j;
+#endif
+	}
 
 	NW_HD int32_t left(int32_t i) const { return i == 0 ? 0 : -(jb.left_open + i * E); }
 	NW_HD int32_t topb(int32_t j) const { return j == 0 ? 0 : -(jb.top_open + j * E); }
@@ -221,6 +260,7 @@ struct nw_pthread {
 	{
 		t = t_;
 		id = job;
+		done = NULL;
 		O = p.O, E = p.E, OX = p.O + p.E;
 		last_s = -1;
 		jlo = 1, jhi = 0, steps = 0, base = 0, mrow = -1;
@@ -236,8 +276,11 @@ struct nw_pthread {
 			jlo = 1, jhi = 0, steps = 0, mrow = -1;
 			return;
 		}
-		base += steps;
-		pjlo = jlo, pjhi = jhi;
+		/* from the stripe alone (a staircase's warp takes any stripe), as the sums of the
+		 * stripes above would give */
+		base = nw_pdir_base(jb, s);
+		pjlo = 1, pjhi = 0;
+		if (s > 0) nw_pwindow(jb, s - 1, &pjlo, &pjhi);
 		nw_pwindow(jb, s, &jlo, &jhi);
 		steps = jhi - jlo + G;
 		i0 = s * G * R + t * R + 1;
@@ -257,7 +300,10 @@ struct nw_pthread {
 		if (jlo == 1) hdiag = left(i0 - 1);
 		else if (t > 0) hdiag = NW_PATH_LOW;
 		else if (s == 0) hdiag = topb(jlo - 1);
-		else hdiag = jlo - 1 >= pjlo && jlo - 1 <= pjhi ? p.rows[jb.row_off + jlo - 1] : NW_PATH_LOW;
+		else if (jlo - 1 >= pjlo && jlo - 1 <= pjhi) {
+			wait_above(jlo - 1);
+			hdiag = nw_pld(p.rows + jb.row_off + jlo - 1);
+		} else hdiag = NW_PATH_LOW;
 		if (mrow >= 0 && !p.trace) { /* H[m][0], F[m][0]: the column-0 gap */
 			int32_t *row = p.lastrow + jb.out_off;
 			row[0] = left(jb.m);
@@ -310,6 +356,7 @@ struct nw_pthread {
 			int32_t *border = p.rows + jb.row_off;
 			border[j] = hout;
 			border[jb.n + 1 + j] = fout;
+			publish(j);
 		}
 	}
 
@@ -325,8 +372,9 @@ struct nw_pthread {
 			fin = hup - OX; /* F[1][j]: F[0][j] is minus infinity */
 		} else if (j <= pjhi) { /* j >= jlo >= pjlo */
 			const int32_t *border = p.rows + jb.row_off;
-			hup = border[j];
-			fin = border[jb.n + 1 + j];
+			wait_above(j);
+			hup = nw_pld(border + j);
+			fin = nw_pld(border + jb.n + 1 + j);
 		} else {
 			hup = fin = NW_PATH_LOW;
 		}
