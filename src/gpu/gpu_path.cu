@@ -423,8 +423,14 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	 * the rest of each shape beside them. */
 	for (int64_t a = 0; a < n_stair; a++) {
 		const int32_t id = stair_ids[a];
-		const int64_t stripes = nw_pstripes(x.jobs[id]);
-		const int64_t blocks = std::min<int64_t>((stripes + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
+		const nw_pjob &jb = x.jobs[id];
+		const int64_t stripes = nw_pstripes(jb);
+		/* A stripe starts about 32 + 16 steps after the one above (its group's lag and the
+		 * publishing period), so a window of W columns keeps about W / 48 stripes at work;
+		 * warps beyond twice that would only wait. */
+		const int64_t W = std::min<int64_t>(jb.n, (int64_t)jb.dhi - jb.dlo + 32 * jb.R);
+		const int64_t warps = std::min<int64_t>(stripes, 2 * (W / 48 + 1) + 2 * g->n_sm);
+		const int64_t blocks = std::min<int64_t>((warps + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
 							 (int64_t)g->n_sm * warps_per_sm / (NW_PATH_BLOCK / 32));
 		uint32_t *counter = (uint32_t *)(d + o_flags) + stair_flag[a];
 		int32_t *done = (int32_t *)counter + 1;

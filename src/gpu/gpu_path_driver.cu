@@ -282,6 +282,7 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 			nw_mm_band(all.back(), v, sc, true);
 		}
 		if (all.empty()) break;
+		const double lt0 = x.timing ? nw_path_now() : 0, lms0 = x.ms;
 		/* results per split node, in order: [2 * x] forward, [2 * x + 1] reverse */
 		std::vector<int64_t> split_col(all.size() / 2), split_up(all.size() / 2), split_down(all.size() / 2);
 		std::vector<int> split_gap(all.size() / 2);
@@ -306,6 +307,9 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 			split_down[z] = gap ? FR[n - c] + X + O : HR[n - c];
 			return 0;
 		}));
+		if (x.timing)
+			fprintf(stderr, "nw_gpu paths: Myers-Miller level of %zu halves: %.1f ms (kernels %.1f)\n", all.size(),
+				1e3 * (nw_path_now() - lt0), x.ms - lms0);
 		nxt.clear();
 		size_t z = 0;
 		for (const nw_mm_node &v : cur) {

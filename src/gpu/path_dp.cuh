@@ -234,8 +234,8 @@ struct nw_pthread {
 #ifdef __CUDA_ARCH__
 		if (!done || s == 0) return;
 		const volatile int32_t *up = done + s - 1;
-		while (*up <= c) {
-		}
+		while (*up <= c)
+			__nanosleep(64); /* a waiting warp leaves the SM's issue slots to working ones */
 		__threadfence();
 #else
 		(void)c;
