@@ -228,13 +228,17 @@ struct nw_pthread {
 				  * columns of stripe s's border row published (last + 1);
 				  * NULL: the stripes of a problem run in turn on one warp */
 
-	/* Staircase: thread 0 waits until the stripe above has published column c. */
-	NW_HD void wait_above(int32_t c) const
+	int32_t seen;            /* staircase: done[s - 1] as last read */
+
+	/* Staircase: thread 0 waits until the stripe above has published column c. It reads
+	 * done[] (from L2, a fence after it) only when the columns seen so far fall short:
+	 * once every 16 columns, not every step. */
+	NW_HD void wait_above(int32_t c)
 	{
 #ifdef __CUDA_ARCH__
-		if (!done || s == 0) return;
+		if (!done || s == 0 || c < seen) return;
 		const volatile int32_t *up = done + s - 1;
-		while (*up <= c)
+		while ((seen = *up) <= c)
 			__nanosleep(64); /* a waiting warp leaves the SM's issue slots to working ones */
 		__threadfence();
 #else
@@ -261,6 +265,7 @@ struct nw_pthread {
 		t = t_;
 		id = job;
 		done = NULL;
+		seen = 0;
 		O = p.O, E = p.E, OX = p.O + p.E;
 		last_s = -1;
 		jlo = 1, jhi = 0, steps = 0, base = 0, mrow = -1;
@@ -279,6 +284,7 @@ struct nw_pthread {
 		/* from the stripe alone (a staircase's warp takes any stripe), as the sums of the
 		 * stripes above would give */
 		base = nw_pdir_base(jb, s);
+		seen = 0;
 		pjlo = 1, pjhi = 0;
 		if (s > 0) nw_pwindow(jb, s - 1, &pjlo, &pjhi);
 		nw_pwindow(jb, s, &jlo, &jhi);
@@ -363,7 +369,7 @@ struct nw_pthread {
 	/* What thread 0 receives at step k of stripe s (column j = jlo + k): the top border,
 	 * the border row of the stripe above where that stripe computed column j, else a
 	 * value off the band. */
-	NW_HD void top(const nw_pparams &p, int32_t k, int32_t &hup, int32_t &fin) const
+	NW_HD void top(const nw_pparams &p, int32_t k, int32_t &hup, int32_t &fin)
 	{
 		const int32_t j = jlo + k;
 		if (j > jhi) return;
