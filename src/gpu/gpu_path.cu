@@ -68,14 +68,22 @@ __global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p,
 	}
 }
 
-/* One long problem (G = 32) as a staircase: a warp a stripe, taken in order from
- * *counter, each stripe a few dozen steps behind the one above, whose border row it reads
- * as it is published (done[], nw_pthread::wait_above and publish). The thread logic and
- * the outputs are those of nw_path_dp_kernel, whose warp would sweep the stripes in turn:
- * a Myers-Miller half of a megabase pair has thousands of them. */
+/* A stripe of a staircase: problem id's stripe s, whose done[] words start at done_off. */
+struct nw_stair_ticket {
+	int32_t id, s;
+	int64_t done_off;
+};
+
+/* Long problems (G = 32, all of one R) as staircases: a warp a stripe, the tickets taken in
+ * order from *counter (the problems' stripes interleaved, each problem's in order), each
+ * stripe a few hundred steps behind the one above, whose border row it reads as it is
+ * published (done[], nw_pthread::wait_above and publish). A warp waits only on tickets
+ * taken before its own, so on warps that run. The thread logic and the outputs are those
+ * of nw_path_dp_kernel, whose warp would sweep the stripes in turn: a Myers-Miller half of
+ * a megabase pair has thousands of them. */
 template <int R>
-__global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_stair_kernel(nw_pparams p, int32_t id, uint32_t *counter,
-								      int32_t *done)
+__global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_stair_kernel(nw_pparams p, const nw_stair_ticket *tickets,
+								      int64_t count, uint32_t *counter, int32_t *flags)
 {
 	__shared__ int32_t tab[32 * 32];
 	for (int x = threadIdx.x; x < 32 * 32; x += blockDim.x) tab[x] = p.score[x];
@@ -84,14 +92,15 @@ __global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_stair_kernel(nw_pparams
 	q.score = tab;
 	const int t = threadIdx.x & 31;
 	for (;;) {
-		uint32_t s = 0;
-		if (t == 0) s = atomicAdd(counter, 1u);
-		s = __shfl_sync(0xffffffffu, s, 0);
+		uint32_t x = 0;
+		if (t == 0) x = atomicAdd(counter, 1u);
+		x = __shfl_sync(0xffffffffu, x, 0);
+		if ((int64_t)x >= count) break; /* whole warp */
+		const nw_stair_ticket tk = tickets[x];
 		nw_pthread<R, 32> th;
-		th.init(q, id, t);
-		if ((int32_t)s > th.last_s) break; /* whole warp */
-		th.done = done;
-		th.begin(q, (int32_t)s);
+		th.init(q, tk.id, t);
+		th.done = flags + tk.done_off;
+		th.begin(q, tk.s);
 		int32_t hc = 0, fc = 0;
 		for (int32_t k = 0; k < th.steps; k++) {
 			int32_t hin = __shfl_up_sync(0xffffffffu, hc, 1), fin = __shfl_up_sync(0xffffffffu, fc, 1);
@@ -360,39 +369,59 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	nw_gpu_t *g = x.g;
 	/* Staircases: the warp shapes' problems of many stripes, at the head of their shape's
-	 * ids (most steps first); each has a counter and a done[] word a stripe. */
+	 * ids (most steps first); a done[] word a stripe each, and for each R a launch whose
+	 * tickets interleave its problems' stripes. */
 	std::vector<int32_t> stair_ids;
-	std::vector<int64_t> stair_flag;
-	int64_t stair_in[NW_PATH_SHAPES] = {0}, flagw = 0;
+	std::vector<nw_stair_ticket> tickets;
+	int64_t stair_in[NW_PATH_SHAPES] = {0}, flagw = 0, tick_first[5] = {0}, stair_warps[4] = {0};
 	const int64_t stair_min = nw_stair_stripes();
-	for (int sh = 0; sh < NW_PATH_SHAPES; sh++) {
-		if (nw_path_gs[sh % 4] != 32) continue;
+	for (int r = 0; r < 4; r++) {
+		const int sh = r * 4 + 3; /* G = 32 */
+		std::vector<int64_t> off;
+		int64_t most = 0;
 		for (int64_t a = first[sh]; a < first[sh + 1] && nw_pstripes(x.jobs[ids[a]]) >= stair_min; a++) {
+			const nw_pjob &jb = x.jobs[ids[a]];
+			const int64_t stripes = nw_pstripes(jb);
 			stair_ids.push_back(ids[a]);
-			stair_flag.push_back(flagw);
-			flagw += 1 + nw_pstripes(x.jobs[ids[a]]);
+			off.push_back(flagw);
+			flagw += stripes;
+			most = std::max(most, stripes);
 			stair_in[sh]++;
+			/* a stripe starts about 32 R + 48 steps after the one above (its window moves
+			 * by its rows; its group's lag and the publishing period), so a window of W
+			 * columns keeps about W / (32 R + 48) stripes at work */
+			const int64_t W = std::min<int64_t>(jb.n, (int64_t)jb.dhi - jb.dlo + 32 * jb.R);
+			stair_warps[r] += std::min<int64_t>(stripes, 2 * (W / (32 * jb.R + 48) + 1));
 		}
+		for (int64_t st = 0; st < most; st++)
+			for (size_t k = 0; k < off.size(); k++) {
+				const int32_t id = stair_ids[stair_ids.size() - off.size() + k];
+				if (st < nw_pstripes(x.jobs[id])) tickets.push_back({id, (int32_t)st, off[k]});
+			}
+		tick_first[r + 1] = (int64_t)tickets.size();
 	}
 	const int64_t n_stair = (int64_t)stair_ids.size();
 	const size_t bj = (size_t)n * sizeof(nw_pjob), bd = 4 * (size_t)dirw, br = 4 * (size_t)rowi,
 		     bu = 4 * (size_t)runw, bn = 4 * (size_t)n, bc = 8 * (size_t)n, bi = 4 * (size_t)n,
-		     bo = 4 * (size_t)outi, bf = 4 * (size_t)flagw;
+		     bo = 4 * (size_t)outi, bf = 4 * ((size_t)flagw + 4), bt = sizeof(nw_stair_ticket) * tickets.size();
 	/* one device buffer: jobs | ids | table | counters | n_runs | corner | rows | runs | dirs |
-	 * last rows | staircase flags */
+	 * last rows | staircase counters (4) and done[] | tickets */
 	const size_t o_ids = (bj + 15) & ~(size_t)15, o_tab = (o_ids + bi + 15) & ~(size_t)15, o_cnt = o_tab + 4096,
 		     o_nr = o_cnt + 4 * NW_PATH_ALL_SHAPES,
 		     o_co = (o_nr + bn + 15) & ~(size_t)15, o_rows = (o_co + bc + 15) & ~(size_t)15,
 		     o_runs = (o_rows + br + 15) & ~(size_t)15, o_dirs = (o_runs + bu + 15) & ~(size_t)15,
 		     o_out = (o_dirs + bd + 15) & ~(size_t)15, o_flags = (o_out + bo + 15) & ~(size_t)15,
-		     total = o_flags + bf + 16;
+		     o_tick = (o_flags + bf + 15) & ~(size_t)15, total = o_tick + bt + 16;
 	NW_TRY(nw_dbuf_reserve(g, &g->pbuf, total));
 	char *d = (char *)g->pbuf.p;
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d, x.jobs.data(), bj, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_ids, ids.data(), bi, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_tab, x.score, 4096, cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_cnt, 0, 4 * NW_PATH_ALL_SHAPES, g->stream));
-	if (bf) NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_flags, 0, bf, g->stream));
+	if (n_stair) {
+		NW_CUDA_CHECK(g, cudaMemsetAsync(d + o_flags, 0, bf, g->stream));
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_tick, tickets.data(), bt, cudaMemcpyHostToDevice, g->stream));
+	}
 	p.jobs = (const nw_pjob *)d;
 	p.score = (const int32_t *)(d + o_tab);
 	p.n_runs = (int32_t *)(d + o_nr);
@@ -421,24 +450,20 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	/* The staircases first, one after another on the main stream (each fills the GPU),
 	 * the rest of each shape beside them. */
-	for (int64_t a = 0; a < n_stair; a++) {
-		const int32_t id = stair_ids[a];
-		const nw_pjob &jb = x.jobs[id];
-		const int64_t stripes = nw_pstripes(jb);
-		/* A stripe starts about 32 + 16 steps after the one above (its group's lag and the
-		 * publishing period), so a window of W columns keeps about W / 48 stripes at work;
-		 * warps beyond twice that would only wait. */
-		const int64_t W = std::min<int64_t>(jb.n, (int64_t)jb.dhi - jb.dlo + 32 * jb.R);
-		const int64_t warps = std::min<int64_t>(stripes, 2 * (W / 48 + 1) + 2 * g->n_sm);
+	for (int r = 0; r < 4; r++) {
+		const int64_t cnt = tick_first[r + 1] - tick_first[r];
+		if (!cnt) continue;
+		const int64_t warps = std::min<int64_t>(cnt, stair_warps[r] + 2 * g->n_sm);
 		const int64_t blocks = std::min<int64_t>((warps + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32),
 							 (int64_t)g->n_sm * warps_per_sm / (NW_PATH_BLOCK / 32));
-		uint32_t *counter = (uint32_t *)(d + o_flags) + stair_flag[a];
-		int32_t *done = (int32_t *)counter + 1;
-		switch (x.jobs[id].R) {
-		case 4: nw_path_stair_kernel<4><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, id, counter, done); break;
-		case 5: nw_path_stair_kernel<5><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, id, counter, done); break;
-		case 6: nw_path_stair_kernel<6><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, id, counter, done); break;
-		default: nw_path_stair_kernel<8><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, id, counter, done); break;
+		const nw_stair_ticket *tk = (const nw_stair_ticket *)(d + o_tick) + tick_first[r];
+		uint32_t *counter = (uint32_t *)(d + o_flags) + r;
+		int32_t *flags = (int32_t *)(d + o_flags) + 4;
+		switch (nw_path_rs[r]) {
+		case 4: nw_path_stair_kernel<4><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, tk, cnt, counter, flags); break;
+		case 5: nw_path_stair_kernel<5><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, tk, cnt, counter, flags); break;
+		case 6: nw_path_stair_kernel<6><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, tk, cnt, counter, flags); break;
+		default: nw_path_stair_kernel<8><<<(unsigned)blocks, NW_PATH_BLOCK, 0, g->stream>>>(p, tk, cnt, counter, flags); break;
 		}
 		NW_LAUNCH_CHECK(g);
 	}

@@ -229,6 +229,13 @@ struct nw_pthread {
 				  * NULL: the stripes of a problem run in turn on one warp */
 
 	int32_t seen;            /* staircase: done[s - 1] as last read */
+	int32_t rc0, rc1;        /* reference codes of my next two columns, loaded ahead: a
+				  * staircase's stripe is latency-bound, the load off its path */
+
+	NW_HD int32_t rcode(const nw_pparams &p, int32_t j) const
+	{
+		return j <= jhi ? p.rcodes[jb.rbase + (int64_t)(j - 1) * jb.rstep] : 0;
+	}
 
 	/* Staircase: thread 0 waits until the stripe above has published column c. It reads
 	 * done[] (from L2, a fence after it) only when the columns seen so far fall short:
@@ -290,6 +297,8 @@ struct nw_pthread {
 		nw_pwindow(jb, s, &jlo, &jhi);
 		steps = jhi - jlo + G;
 		i0 = s * G * R + t * R + 1;
+		rc0 = rcode(p, jlo);
+		rc1 = rcode(p, jlo + 1);
 		mrow = (s == last_s && jb.m >= i0 && jb.m < i0 + R) ? jb.m - i0 : -1;
 		/* Column jlo - 1 is the left border when jlo == 1; otherwise it lies outside the
 		 * band, and anything no higher than the truth will do. */
@@ -324,7 +333,9 @@ struct nw_pthread {
 	{
 		const int32_t j = jlo + k - t;
 		if (j < jlo || j > jhi) return;
-		const int32_t *srow = p.score + p.rcodes[jb.rbase + (int64_t)(j - 1) * jb.rstep];
+		const int32_t *srow = p.score + rc0; /* column j's code */
+		rc0 = rc1;
+		rc1 = rcode(p, j + 2);
 		int32_t hd = hdiag, up = hup, f = fin;
 		uint32_t word = 0;
 #pragma unroll
