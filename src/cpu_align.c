@@ -149,6 +149,19 @@ void nw_workspace_set_simd(nw_workspace_t *ws, int on)
 	ws->simd_off = !on;
 }
 
+int nw_ws_grow(void **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = need + need / 4 + 256;
+	void *p = realloc(*buf, n);
+	if (!p)
+		return NW_ERR_MEMORY;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
 /* Make every row hold n + 1 entries. */
 int nw_ws_rows(nw_workspace_t *ws, int64_t n)
 {

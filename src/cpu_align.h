@@ -128,6 +128,9 @@ const int64_t *nw_best_sums(nw_workspace_t *ws, int k, const nw_scoring_t *sc, c
 			    int64_t len, int query_codes);
 
 int nw_ws_rows(nw_workspace_t *ws, int64_t n);
+/* Make *buf hold at least need bytes (*cap: its size), with room to grow; 0 or
+ * NW_ERR_MEMORY. */
+int nw_ws_grow(void **buf, size_t *cap, size_t need);
 const uint8_t *nw_ws_reverse(nw_workspace_t *ws, int k, const uint8_t *x, int64_t n);
 
 /* The exact path of q[0..m) against r[0..n) as a global alignment (Myers-Miller, whose

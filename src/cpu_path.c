@@ -37,19 +37,6 @@ static int emit(path_ctx_t *c, uint32_t op, int64_t len)
 	return len > 0 ? nw_cigar_push(c->res, op, len) : 0;
 }
 
-static int grow(void **buf, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = need + need / 4 + 256;
-	void *p = realloc(*buf, n);
-	if (!p)
-		return NW_ERR_MEMORY;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
-
 enum { FROM_DIAG = 0, FROM_E = 1, FROM_F = 2, SRC_MASK = 3, E_EXTENDS = 4, F_EXTENDS = 8 };
 enum { ST_H, ST_E, ST_F };
 
@@ -67,8 +54,8 @@ static int64_t path_full(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8
 {
 	const int64_t O = sc->gap_open;
 	const size_t stride = (size_t)n + 1;
-	if (grow((void **)&ws->dir, &ws->dir_cap, (size_t)(m + 1) * stride) < 0 ||
-	    grow((void **)&ws->ops, &ws->ops_cap, (size_t)(m + n)) < 0 || nw_ws_rows(ws, n) < 0)
+	if (nw_ws_grow((void **)&ws->dir, &ws->dir_cap, (size_t)(m + 1) * stride) < 0 ||
+	    nw_ws_grow((void **)&ws->ops, &ws->ops_cap, (size_t)(m + n)) < 0 || nw_ws_rows(ws, n) < 0)
 		return NW_ERR_MEMORY;
 	int64_t *H = ws->row[0], *F = ws->row[1];
 	nw_sweep_t sw = {.a = a, .b = b, .na = m, .nb = n, .rows = m, .s = sc->score, .O = O,
@@ -206,7 +193,7 @@ int nw_cpu_gact_tile(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *
 {
 	int64_t n_ops;
 	if (t->tm == 0 || t->tn == 0) { /* one sequence is used up: a plain gap */
-		if (grow((void **)&ws->ops, &ws->ops_cap, (size_t)(t->tm + t->tn)) < 0)
+		if (nw_ws_grow((void **)&ws->ops, &ws->ops_cap, (size_t)(t->tm + t->tn)) < 0)
 			return NW_ERR_MEMORY;
 		n_ops = t->tm + t->tn;
 		memset(ws->ops, t->tm ? NW_CIGAR_I : NW_CIGAR_D, (size_t)n_ops);

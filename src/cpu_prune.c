@@ -26,24 +26,11 @@
 
 enum { FROM_E = 1, FROM_F = 2, SRC_MASK = 3, E_EXTENDS = 4, F_EXTENDS = 8 };
 
-static int grow(void **buf, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = need + need / 4 + 256;
-	void *p = realloc(*buf, n);
-	if (!p)
-		return NW_ERR_MEMORY;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
-
 const int64_t *nw_best_sums(nw_workspace_t *ws, int k, const nw_scoring_t *sc, const uint8_t *x,
 			    int64_t len, int query_codes)
 {
 	int64_t best[NW_MAX_CODES];
-	if (grow((void **)&ws->sums[k], &ws->sums_cap[k], ((size_t)len + 1) * sizeof(int64_t)) < 0)
+	if (nw_ws_grow((void **)&ws->sums[k], &ws->sums_cap[k], ((size_t)len + 1) * sizeof(int64_t)) < 0)
 		return NULL;
 	for (int c = 0; c < NW_MAX_CODES; c++) {
 		best[c] = 0;

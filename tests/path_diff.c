@@ -211,6 +211,20 @@ static void scorings(void)
 static const nw_mode_t modes[3] = {NW_MODE_GLOBAL, NW_MODE_LOCAL, NW_MODE_SEMIGLOBAL};
 static const char *mode_name[3] = {"global", "local", "semiglobal"};
 
+/* Exact paths of set s in every mode (DNA, linear gaps for local), named "exact MODE
+ * what". */
+static void exact_modes(set_t *s, const char *what)
+{
+	for (int md = 0; md < 3; md++) {
+		nw_align_params_t p = {0};
+		p.mode = modes[md];
+		p.sc = md == 1 ? &sc_dna_lin : &sc_dna;
+		char name[96];
+		snprintf(name, sizeof name, "exact %s %s", mode_name[md], what);
+		check_set(name, s, p);
+	}
+}
+
 /* Short and medium pairs: full tracebacks. */
 static void full_sets(void)
 {
@@ -390,29 +404,12 @@ static void long_sets(void)
 	/* the same with every problem of two stripes or more as a staircase (a warp a stripe,
 	 * on a device; the emulation sweeps the stripes in turn either way) */
 	setenv("NW_GPU_PATH_STAIR_STRIPES", "2", 1);
-	for (int md = 0; md < 3; md++) {
-		nw_align_params_t p = {0};
-		p.mode = modes[md];
-		p.sc = md == 1 ? &sc_dna_lin : &sc_dna;
-		char name[80];
-		snprintf(name, sizeof name, "exact %s leaves of 3000 cells, staircases", mode_name[md]);
-		check_set(name, &s, p);
-	}
-	unsetenv("NW_GPU_PATH_STAIR_STRIPES");
+	exact_modes(&s, "leaves of 3000 cells, staircases");
 	nw_workspace_set_full_cells(ws, 0);
 	exact_only = 0;
 	unsetenv("NW_GPU_MM_LEAF");
-	/* staircases with the default leaves, and FULL spans of many stripes (whole-warp
-	 * shapes forced) */
-	setenv("NW_GPU_PATH_STAIR_STRIPES", "2", 1);
-	for (int md = 0; md < 3; md++) {
-		nw_align_params_t p = {0};
-		p.mode = modes[md];
-		p.sc = md == 1 ? &sc_dna_lin : &sc_dna;
-		char name[80];
-		snprintf(name, sizeof name, "exact %s, staircases", mode_name[md]);
-		check_set(name, &s, p);
-	}
+	/* staircases with the default leaves */
+	exact_modes(&s, "staircases");
 	unsetenv("NW_GPU_PATH_STAIR_STRIPES");
 	set_free(&s);
 }

@@ -8,8 +8,10 @@
  * maximum, a few. To follow such a band closely a problem takes fewer threads (G of 4, 8
  * or 16 rather than a warp: stripes of fewer rows, less lag, G and R chosen by a small
  * cost model), or a single thread that sweeps the band itself (the thin kernel,
- * gpu_thin.cu, taken by every span whose band and values fit it: see nw_pick_shape); GACT
- * tiles and Myers-Miller problems keep the whole matrix and a warp each.
+ * gpu_thin.cu, taken by every span whose band and values fit it: see nw_pick_shape). GACT
+ * tiles keep the whole matrix and a warp each; Myers-Miller problems keep the band of their
+ * sub-problem's optimum and a warp each, and those of many stripes (the halves of megabase
+ * spans) run as staircases, a warp a stripe (nw_path_stair_kernel).
  *
  * A batch is cut to the device memory that cudaMemGetInfo reports free (direction words
  * dominate: 4 bits a computed cell, rounded up to stripes of G R rows).

@@ -5,8 +5,9 @@
  *     state machine of src/path.c) as a trace problem on reversed slices, and hands the
  *     traced ops back to the state machine;
  *   - EXACT spans: Myers-Miller breadth first; each level runs the two last-row halves of
- *     every sub-problem still too large, splits them with nw_mm_split, and the leaves are
- *     trace problems with the leaf's gap opens.
+ *     every sub-problem still too large, each limited to the band that the sub-problem's
+ *     optimum allows (nw_mm_band), splits them as nw_mm_split would (over the bands'
+ *     columns), and the leaves are banded trace problems with the leaf's gap opens.
  * The decisions, tie rules and splits are the CPU engine's, so the CIGARs are identical.
  * The same driver runs with the kernels emulated on the host (nw_gpu_paths_emulated).
  */

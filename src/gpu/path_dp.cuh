@@ -8,7 +8,8 @@
  * G R rows; thread t owns rows [t*R, t*R + R) of the stripe and handles column
  * j = jlo + k - t at step k, so the row above its first row arrives each step from thread
  * t-1 by shuffle (thread 0: the top border, or the border row the last thread of the
- * stripe above left in memory). A stripe sweeps only its window [jlo, jhi] of columns: all
+ * stripe above left in memory; in a staircase, another warp, which publishes the row as it
+ * goes). A stripe sweeps only its window [jlo, jhi] of columns: all
  * of them for the whole matrix, the few the band reaches when the span's optimal score is
  * known (src/band.h). Cells outside the windows are never computed; what flows in from
  * them is NW_PATH_LOW or another value no higher than the truth, so every cell on an
