@@ -216,6 +216,7 @@ struct nw_gpu_s {
 	uint64_t seq_clock;
 	nw_dbuf_t jobs, items, outs, table, lbuf, counters;
 	nw_dbuf_t pbuf;                /* path problems and their outputs (gpu_path.cu) */
+	nw_dbuf_t pack;                /* the traces' runs packed for the copy back (gpu_path.cu) */
 	nw_dbuf_t topbuf;              /* --top's keys, sort space and kept records (gpu_top.cu) */
 	nw_hbuf_t htop;                /* their segment offsets and kept records, pinned */
 	nw_dbuf_t scratch[NW_STREAMS]; /* per side stream: launches in flight together */

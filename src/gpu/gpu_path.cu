@@ -122,6 +122,19 @@ static int64_t nw_stair_stripes(void)
 	return e && atoll(e) > 0 ? atoll(e) : NW_PATH_STAIR_STRIPES;
 }
 
+/* The runs of every trace, packed: job id's n_runs words from its run_off to packed[id]
+ * in out, a warp a job. */
+__global__ void nw_path_pack_kernel(nw_pparams p, const int64_t *packed, uint32_t *out)
+{
+	const int lane = threadIdx.x & 31;
+	for (int64_t id = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; id < p.n_jobs;
+	     id += (int64_t)gridDim.x * blockDim.x / 32) {
+		const int32_t k = p.n_runs[id];
+		const uint32_t *src = p.runs + p.jobs[id].run_off;
+		for (int32_t i = lane; i < k; i += 32) out[packed[id] + i] = src[i];
+	}
+}
+
 /* The traces of the group shapes' problems (thin problems trace in their own kernel). */
 __global__ void nw_path_trace_kernel(nw_pparams p)
 {
@@ -343,8 +356,9 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	for (int sh = NW_PATH_SHAPES; sh < NW_PATH_ALL_SHAPES && trace; sh++) /* thin: a warp's words interleave */
 		dirw += nw_thin_layout(x.jobs, ids.data() + first[sh], first[sh + 1] - first[sh], dirw);
+	/* (on a device, the runs come back packed: see below) */
 	if (!x.rows.resize((size_t)outi) || /* every entry is written: column 0 and the windows */
-	    !x.runs.resize(trace ? (size_t)runw : 0) || !x.n_runs.assign(trace ? (size_t)n : 0, 0) ||
+	    !x.runs.resize(trace && !x.g ? (size_t)runw : 0) || !x.n_runs.assign(trace ? (size_t)n : 0, 0) ||
 	    !x.corner.assign(trace ? 2 * (size_t)n : 0, 0))
 		return NW_ERR_MEMORY;
 	nw_pparams p;
@@ -498,8 +512,24 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[1], g->stream));
 	if (trace) {
+		/* Each trace has room for m + n + 1 runs and uses a few: the counts come back
+		 * first, then nw_path_pack_kernel packs the runs used into g->pack, and only those
+		 * come back (the jobs' run_off then index the packed runs). */
 		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.n_runs.data(), p.n_runs, bn, cudaMemcpyDeviceToHost, g->stream));
-		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.runs.data(), p.runs, bu, cudaMemcpyDeviceToHost, g->stream));
+		NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+		std::vector<int64_t> packed((size_t)n);
+		int64_t used = 0;
+		for (int64_t k = 0; k < n; k++) packed[k] = used, used += std::max(x.n_runs[k], 0);
+		NW_TRY(nw_dbuf_reserve(g, &g->pack, 8 * (size_t)n + 4 * (size_t)used + 16));
+		int64_t *dpacked = (int64_t *)g->pack.p;
+		uint32_t *druns = (uint32_t *)(dpacked + n);
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(dpacked, packed.data(), 8 * (size_t)n, cudaMemcpyHostToDevice, g->stream));
+		const int64_t pb = std::min<int64_t>((n + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32), (int64_t)g->n_sm * 8);
+		nw_path_pack_kernel<<<(unsigned)pb, NW_PATH_BLOCK, 0, g->stream>>>(p, dpacked, druns);
+		NW_LAUNCH_CHECK(g);
+		if (!x.runs.resize((size_t)used)) return NW_ERR_MEMORY;
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.runs.data(), druns, 4 * (size_t)used, cudaMemcpyDeviceToHost, g->stream));
+		for (int64_t k = 0; k < n; k++) x.jobs[k].run_off = packed[k];
 	} else {
 		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.rows.data(), p.lastrow, bo, cudaMemcpyDeviceToHost, g->stream));
 	}
