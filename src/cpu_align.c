@@ -274,7 +274,7 @@ static int find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_
 		if (!sw.sq || !sw.sr)
 			return NW_ERR_MEMORY;
 		if (nw_sweep(&sw, ws->row[2], ws->row[3], &hit) < 0)
-			return NW_ERR_INTERNAL; /* the optimal alignment itself reaches the score */
+			return NW_ERR_INTERNAL; /* never reached: the score is not this pair's */
 	}
 	if (hit.row < 0)
 		return NW_ERR_INTERNAL; /* the optimal alignment itself reaches the score */

@@ -115,7 +115,8 @@ typedef struct {
 } nw_sweep_t;
 
 /* Runs the sweep with caller rows H[0..nb], F[0..nb]; hit->row, hit->col: where it ended.
- * Returns the cells swept, or NW_ERR_INTERNAL when a row has no live cell or the target is
+ * Returns about the cells swept (each row from its first live cell to where it stopped),
+ * or NW_ERR_INTERNAL when a row has no live cell or the target is
  * never reached (a target above the true score). */
 int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit);
 

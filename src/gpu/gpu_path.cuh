@@ -12,9 +12,10 @@
 
 #define NW_PATH_BUDGET_MAX ((size_t)16 << 30) /* device bytes a batch may take at most */
 
-/* A host array in page-locked memory (so that device copies run at the bus's speed, not
- * through a bounce buffer), or in ordinary memory where none is to be had (the emulation
- * on a machine without a device). It only grows; resize keeps no contents. */
+/* A typed host array for a batch's outputs: page-locked (device copies at the bus's speed,
+ * like nw_hbuf_t), or ordinary memory where none is to be had, since the emulation fills
+ * the same arrays on machines without a device (nw_hbuf_t needs one). It only grows;
+ * resize keeps no contents. */
 template <class T> struct nw_hbuf {
 	T *p = nullptr;
 	size_t n = 0, cap = 0;
