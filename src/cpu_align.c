@@ -312,29 +312,27 @@ int nw_cpu_align_path(const nw_align_params_t *p, const uint8_t *q, int64_t qlen
 		      const uint8_t *r, int64_t rlen, nw_workspace_t *ws, nw_result_t *res)
 {
 	int64_t m = res->qend - res->qstart, n = res->rend - res->rstart;
+	const uint8_t *qs = q + res->qstart, *rs = r + res->rstart;
 	int ret;
 	res->n_cigar = 0;
 	res->path_kind = NW_PATH_NONE;
 	if (m > 0 || n > 0) { /* the empty local alignment has no path */
 		int kind = nw_path_kind(p, m, n);
-		const uint8_t *qs = q + res->qstart, *rs = r + res->rstart;
 		ret = kind == NW_PATH_GACT ? nw_cpu_gact(ws, p, qs, m, rs, n, res)
 					   : nw_cpu_path(ws, p->sc, qs, m, rs, n, res->score, res);
 		if (ret < 0)
 			return ret;
 		res->path_kind = kind;
-		if (kind == NW_PATH_GACT) { /* --max-deficit: too far below the optimum, redo */
-			int64_t path_score;
-			char err[160];
-			if (nw_cigar_rescore(res->cigar, res->n_cigar, p->sc, q, qlen, res->qstart, r,
-					     rlen, res->rstart, &path_score, err, sizeof err) == 0 &&
-			    nw_gact_too_short(p, path_score, res->score)) {
-				if ((ret = nw_cpu_path(ws, p->sc, qs, m, rs, n, res->score, res)) < 0)
-					return ret;
-				res->path_kind = NW_PATH_REDONE;
-			}
-		}
 	}
-	/* Every path is checked against the optimum: a wrong CIGAR is worse than none. */
+	/* Every path is checked against the optimum: a wrong CIGAR is worse than none. The
+	 * check rescores a GACT path (res->score becomes its score, res->opt_score the
+	 * optimum); one too far below the optimum (--max-deficit) is recomputed exactly. */
+	if ((ret = nw_path_finish(p, q, qlen, r, rlen, res)) < 0 || res->path_kind != NW_PATH_GACT ||
+	    !nw_gact_too_short(p, res->score, res->opt_score))
+		return ret;
+	res->score = res->opt_score;
+	if ((ret = nw_cpu_path(ws, p->sc, qs, m, rs, n, res->score, res)) < 0)
+		return ret;
+	res->path_kind = NW_PATH_REDONE;
 	return nw_path_finish(p, q, qlen, r, rlen, res);
 }
