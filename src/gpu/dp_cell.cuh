@@ -19,6 +19,18 @@
 
 #define NW_HD __host__ __device__ __forceinline__
 
+/* A load of data another SM wrote during this launch (a long pass's border rows, a path
+ * staircase's): from L2, not a stale L1 line. */
+template <class V>
+NW_HD V nw_ld_cg(const V *p)
+{
+#ifdef __CUDA_ARCH__
+	return __ldcg(p);
+#else
+	return *p;
+#endif
+}
+
 /* ---------------------------------------------------------------- lane types
  * A lane type packs one or more scores into a register V and provides the few
  * operations of the recurrence. L16: two int16 lanes (two pairs per thread), DPX on
@@ -40,6 +52,7 @@ struct nw_l16 {
 #else
 		return ((a + b) & 0xffffu) | (((a >> 16) + (b >> 16)) << 16);
 #endif
+
 	}
 	static NW_HD V max2(V a, V b)
 	{

@@ -18,17 +18,6 @@
 #define NW_LONG_BAND_BLOCKS 4  /* the same for the banded reverse local pass, whose launches hold
 				* the few tiles of the band: registers for a step without branches */
 
-/* A load of data another SM wrote during this launch: from L2, not a stale L1 line. */
-template <class V>
-NW_HD V nw_ld_cg(const V *p)
-{
-#ifdef __CUDA_ARCH__
-	return __ldcg(p);
-#else
-	return *p;
-#endif
-}
-
 /* Relaxed (strong, gpu-scope) 64-bit accesses: a naturally aligned 64-bit access is
  * single-copy atomic, so a reader sees both halves of one store or neither. */
 NW_HD uint64_t nw_ld_relaxed64(const uint64_t *p)

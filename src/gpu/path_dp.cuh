@@ -181,17 +181,6 @@ struct nw_pthin_cursor {
 	}
 };
 
-/* A border row value written by another warp of a staircase (nw_path_stair_kernel), maybe
- * on another SM: past the L1 cache, which is not coherent across SMs. */
-NW_HD int32_t nw_pld(const int32_t *x)
-{
-#ifdef __CUDA_ARCH__
-	return __ldcg(x);
-#else
-	return *x;
-#endif
-}
-
 struct nw_pparams {
 	const nw_pjob *jobs;
 	int64_t n_jobs;
@@ -318,7 +307,7 @@ struct nw_pthread {
 		else if (s == 0) hdiag = topb(jlo - 1);
 		else if (jlo - 1 >= pjlo && jlo - 1 <= pjhi) {
 			wait_above(jlo - 1);
-			hdiag = nw_pld(p.rows + jb.row_off + jlo - 1);
+			hdiag = nw_ld_cg(p.rows + jb.row_off + jlo - 1);
 		} else hdiag = NW_PATH_LOW;
 		if (mrow >= 0 && !p.trace) { /* H[m][0], F[m][0]: the column-0 gap */
 			int32_t *row = p.lastrow + jb.out_off;
@@ -391,8 +380,8 @@ struct nw_pthread {
 		} else if (j <= pjhi) { /* j >= jlo >= pjlo */
 			const int32_t *border = p.rows + jb.row_off;
 			wait_above(j);
-			hup = nw_pld(border + j);
-			fin = nw_pld(border + jb.n + 1 + j);
+			hup = nw_ld_cg(border + j); /* a staircase's: maybe from another SM */
+			fin = nw_ld_cg(border + jb.n + 1 + j);
 		} else {
 			hup = fin = NW_PATH_LOW;
 		}
