@@ -35,7 +35,11 @@
  * =2 uses it for every table-scored forward pass (even one query a problem). Benchmark
  * hooks of the long kernel (gpu_long.cu): NW_GPU_LONG_PRUNE=0 skips no tile,
  * NW_GPU_LONG_STAIR_WARPS=k runs the staircase on k warps, NW_GPU_LONG_TC=k and
- * NW_GPU_LONG_BAND_TC=k set the anti-diagonals' tile width. */
+ * NW_GPU_LONG_BAND_TC=k set the anti-diagonals' tile width. Hooks of the path engine
+ * (gpu_path.cu, gpu_path_driver.cu): NW_GPU_PATH_G=g forces the group size of full spans,
+ * NW_GPU_MM_LEAF=k the Myers-Miller leaf size, NW_GPU_PATH_STAIR_STRIPES=k runs problems
+ * of k stripes or more as staircases; with NW_GPU_TIMING=1 the paths' batches, takes and
+ * Myers-Miller levels are timed too. */
 static int64_t nw_env_long_min(void)
 {
 	const char *s = getenv("NW_GPU_LONG_MIN");
