@@ -12,17 +12,7 @@
 set -u
 top=${top_srcdir:-.}
 SIMREADS=${SIMREADS:-${top_builddir:-.}/tests/simreads}
-genome=
-for d in ${NW_DATA:+"$NW_DATA/dna" "$NW_DATA"} "$top/../shared/data/dna"; do
-	if [ -r "$d/ecoli_dh10b.fa.gz" ]; then
-		genome=$d/ecoli_dh10b.fa.gz
-		break
-	fi
-done
-if [ -z "$genome" ]; then
-	echo "SKIP: ecoli_dh10b.fa.gz not found (set NW_DATA to the shared data folder)"
-	exit 77
-fi
+. "$top/tests/ecoli_genome.sh"
 if [ ! -x "$SIMREADS" ]; then
 	echo "FAIL: $SIMREADS not built" >&2
 	exit 1

@@ -28,17 +28,7 @@ SIMREADS=${SIMREADS:-${top_builddir:-.}/tests/simreads}
 extra=${NW_SV_EXTRA_OPTS:-}
 NW_PATH_FULL_CELLS=20000
 export NW_PATH_FULL_CELLS
-genome=
-for d in ${NW_DATA:+"$NW_DATA/dna" "$NW_DATA"} "$top/../shared/data/dna"; do
-	if [ -r "$d/ecoli_dh10b.fa.gz" ]; then
-		genome=$d/ecoli_dh10b.fa.gz
-		break
-	fi
-done
-if [ -z "$genome" ]; then
-	echo "SKIP: ecoli_dh10b.fa.gz not found (set NW_DATA to the shared data folder)"
-	exit 77
-fi
+. "$top/tests/ecoli_genome.sh"
 for p in "$SIMREADS" "$NWALIGN"; do
 	if [ ! -x "$p" ]; then
 		echo "FAIL: $p not built" >&2
