@@ -223,25 +223,20 @@ int nw_cigar_rescore(const uint32_t *cigar, int64_t n, const nw_scoring_t *sc,
 	return 0;
 }
 
-int nw_cigar_write(FILE *fp, const uint32_t *cigar, int64_t n)
+size_t nw_cigar_format(char *p, const uint32_t *cigar, int64_t n)
 {
-	/* Runs are formatted into a local buffer and written in large pieces: this is on
-	 * the per-line path of the TSV and PAF writers. */
 	static const char opch[16] = "MIDNSHP=X???????";
-	char buf[4096], *p = buf;
+	char *p0 = p;
 	int64_t i;
 
-	if (n <= 0)
-		return fputs("*", fp) == EOF ? NW_ERR_IO : 0;
+	if (n <= 0) {
+		*p = '*';
+		return 1;
+	}
 	for (i = 0; i < n; i++) {
 		uint32_t l = NW_CIGAR_LEN(cigar[i]);
 		char tmp[12];
 		int t = 0;
-		if (p - buf > (ptrdiff_t)sizeof(buf) - 16) {
-			if (fwrite(buf, 1, (size_t)(p - buf), fp) != (size_t)(p - buf))
-				return NW_ERR_IO;
-			p = buf;
-		}
 		do {
 			tmp[t++] = (char)('0' + l % 10);
 			l /= 10;
@@ -250,7 +245,21 @@ int nw_cigar_write(FILE *fp, const uint32_t *cigar, int64_t n)
 			*p++ = tmp[--t];
 		*p++ = opch[NW_CIGAR_OP(cigar[i])];
 	}
-	if (fwrite(buf, 1, (size_t)(p - buf), fp) != (size_t)(p - buf))
-		return NW_ERR_IO;
+	return (size_t)(p - p0);
+}
+
+int nw_cigar_write(FILE *fp, const uint32_t *cigar, int64_t n)
+{
+	/* in pieces of 256 runs, each at most NW_CIGAR_RUN_CHARS characters */
+	char buf[256 * NW_CIGAR_RUN_CHARS];
+	int64_t i = 0;
+
+	do {
+		int64_t k = n - i < 256 ? n - i : 256;
+		size_t len = nw_cigar_format(buf, cigar + i, n <= 0 ? 0 : k);
+		if (fwrite(buf, 1, len, fp) != len)
+			return NW_ERR_IO;
+		i += k;
+	} while (i < n);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* feeder.c: read-ahead of batch sets (see feeder.h).
  *
- * Two sets take turns: the engine works on one while a thread fills and packs the other.
+ * Three sets take turns: the engine works on one, the write stage may still be writing
+ * the results of the one before, and a thread fills and packs the next.
  * Readers are touched by one thread at a time only: the caller's before the first set,
  * then the feeder thread, one read after the other (each read is joined before the next
  * starts).
@@ -20,7 +21,7 @@ void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabe
 	f->both_strands = both_strands;
 	f->batch_records = batch_records;
 	f->batch_residues = batch_residues;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < NW_FEEDER_SETS; k++) {
 		nw_batch_init(&f->set[k].q, a);
 		nw_batch_init(&f->set[k].q_rc, a);
 		nw_batch_init(&f->set[k].r, a);
@@ -174,11 +175,11 @@ static int read_set(nw_feeder_t *f, nw_batch_set_t *s, int64_t nq)
 static void *read_ahead(void *arg)
 {
 	nw_feeder_t *f = arg;
-	f->ret = read_set(f, &f->set[1 - f->cur], -1);
+	f->ret = read_set(f, &f->set[(f->cur + 1) % NW_FEEDER_SETS], -1);
 	return NULL;
 }
 
-/* Start reading the set the engine is not using; reads synchronously if no thread can be
+/* Start reading the set after the engine's; reads synchronously if no thread can be
  * had (the result is the same, only slower). */
 static void start_read(nw_feeder_t *f)
 {
@@ -211,7 +212,7 @@ nw_batch_set_t *nw_feeder_next(nw_feeder_t *f, char *err, size_t errlen)
 	}
 	if (f->ret < 0)
 		return failed(f, err, errlen);
-	f->cur = 1 - f->cur;
+	f->cur = (f->cur + 1) % NW_FEEDER_SETS;
 	if (f->set[f->cur].q.n > 0)
 		start_read(f);
 	return &f->set[f->cur];
@@ -223,7 +224,7 @@ void nw_feeder_free(nw_feeder_t *f)
 		pthread_join(f->thread, NULL);
 		f->running = 0;
 	}
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < NW_FEEDER_SETS; k++) {
 		nw_batch_free(&f->set[k].q);
 		nw_batch_free(&f->set[k].q_rc);
 		nw_batch_free(&f->set[k].r);

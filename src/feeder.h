@@ -1,6 +1,6 @@
 /* feeder.h: query batches (and, for zip, the matching reference batches) read and packed
  * on a thread of their own, one batch ahead of the engine, so that reading FASTA overlaps
- * aligning and writing. */
+ * aligning and writing (src/write_stage.h). */
 #ifndef NW_FEEDER_H
 #define NW_FEEDER_H
 
@@ -14,13 +14,16 @@ typedef struct {
 	nw_batch_t r;       /* zip: the references paired with q, record by record */
 } nw_batch_set_t;
 
+/* The set being read, the engine's, and the one whose results may still be written. */
+#define NW_FEEDER_SETS 3
+
 typedef struct {
 	nw_reader_t *qr, *rr;        /* rr: zip only (NULL for all vs all) */
 	nw_alphabet_t alphabet;
 	int both_strands;
 	int64_t batch_records;
 	uint64_t batch_residues;
-	nw_batch_set_t set[2];       /* the engine's and the one being read */
+	nw_batch_set_t set[NW_FEEDER_SETS]; /* the engine's, the next (being read), the last */
 	int cur;
 	pthread_t thread;
 	int running;
@@ -36,7 +39,9 @@ void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabe
 /* The first set (packed now), the next one starts reading behind it. NULL on error. */
 nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, char *err, size_t errlen);
 /* The next set once the engine is done with the current one; a set with q.n == 0 marks
- * the end of the input. NULL on error (message in err). */
+ * the end of the input. NULL on error (message in err). The set returned two calls before
+ * this one is filled again from here on: its results must be written by now (the one
+ * returned by the call before may still be in the write stage). */
 nw_batch_set_t *nw_feeder_next(nw_feeder_t *f, char *err, size_t errlen);
 /* Waits for a read in flight and frees the sets. */
 void nw_feeder_free(nw_feeder_t *f);

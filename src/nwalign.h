@@ -239,7 +239,11 @@ void nw_cigar_spans(const uint32_t *cigar, int64_t n, int64_t *qspan, int64_t *r
 int nw_cigar_rescore(const uint32_t *cigar, int64_t n, const nw_scoring_t *sc,
 		     const uint8_t *q, int64_t qlen, int64_t qstart, const uint8_t *r,
 		     int64_t rlen, int64_t rstart, int64_t *score, char *err, size_t errlen);
-/* Write the CIGAR as text ("12=1X3I") to fp; "*" when empty. Returns <0 on write error. */
+/* The CIGAR as text ("12=1X3I") at p, "*" when empty; returns the characters written (no
+ * NUL). p must hold NW_CIGAR_RUN_CHARS per run (1 when empty). */
+#define NW_CIGAR_RUN_CHARS 11 /* ten digits of a length below 2^32 and the operation */
+size_t nw_cigar_format(char *p, const uint32_t *cigar, int64_t n);
+/* The same text written to fp. Returns <0 on write error. */
 int nw_cigar_write(FILE *fp, const uint32_t *cigar, int64_t n);
 
 /* ---------------------------------------------------------------- CPU engine

@@ -26,7 +26,19 @@
 #include "nwalign.h"
 #include "path.h"
 #include "plan.h"
+#include "write_stage.h"
 #include "writer.h"
+
+/* A chunk's pairs and results, and the pairs --top keeps with theirs; CIGAR buffers are
+ * reused from chunk to chunk. */
+typedef struct {
+	nw_pair_t *pairs;
+	nw_result_t *res;
+	nw_pair_t *top_pairs;        /* --top: the kept pairs and their results */
+	nw_result_t *top_res;
+	int64_t cap;
+	int64_t written_as;          /* the write stage's number for the chunk; -1: none */
+} chunk_buf_t;
 
 typedef struct {
 	const nw_opt_t *opt;
@@ -35,17 +47,16 @@ typedef struct {
 	nw_scoring_t sc;
 	nw_align_params_t params;    /* want_path set when the output needs a path */
 	nw_gpu_t *gpu;               /* NULL: the CPU engine */
-	nw_pair_t *pairs;
-	nw_result_t *res;            /* a chunk's results, CIGAR buffers reused */
 	int64_t chunk_pairs;         /* pairs a chunk may hold: the engine's choice */
-	int64_t res_cap;
-	nw_pair_t *top_pairs;        /* --top: the kept pairs of a chunk and their results */
-	nw_result_t *top_res;
+	chunk_buf_t bufs[2];         /* a chunk aligns in one while the other is written */
+	chunk_buf_t *cb;             /* the chunk being aligned: one of bufs */
+	int64_t scratch_cap;         /* of rc_res, sub_pairs and sub_res */
 	nw_result_t *rc_res;         /* --strand both: results of the reverse complements */
 	nw_pair_t *sub_pairs;        /* --strand both: the pairs of one strand, and their */
 	nw_result_t *sub_res;        /* results moved here for a stage (owning nothing) */
 	int64_t n_paths[NW_PATH_KINDS]; /* paths written, by kind (NW_PATH_*) */
 	nw_writer_t *writer;
+	nw_wstage_t *wstage;         /* formats and writes beside the engine */
 	double stage_s[5];           /* wall seconds by STAGE_*, for -v */
 	double cells, t0, last_progress;
 	int64_t n_pairs;
@@ -60,7 +71,7 @@ static double now(void)
 }
 
 /* Where a run's wall time goes, for -v: waiting for the reader, the score passes (both
- * strands, --top's selection, starts), the paths, the writer. */
+ * strands, --top's selection, starts), the paths, waiting for the write stage. */
 enum { STAGE_READ, STAGE_SCORES, STAGE_STARTS, STAGE_PATHS, STAGE_WRITE };
 
 /* ---------------------------------------------------------------- CPU workers */
@@ -289,14 +300,14 @@ static int ranks_before(const nw_result_t *a, uint32_t ra, const nw_result_t *b,
 }
 
 /* --top: of each query's n_ref pairs (adjacent, reference order), keep the run's top best
- * in rank order. Returns the number of pairs kept in run->top_pairs; run->top_res gets
+ * in rank order. Returns the number of pairs kept in run->cb->top_pairs; run->cb->top_res gets
  * their strands, scores and end cells. */
 static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 {
 	int64_t kept = 0, top = run->opt->top < (int)n_ref ? run->opt->top : n_ref;
 	for (int64_t q0 = 0; q0 < n; q0 += n_ref) {
-		nw_pair_t *best = run->top_pairs + kept; /* sorted, best first */
-		const nw_result_t *res = run->res + q0;
+		nw_pair_t *best = run->cb->top_pairs + kept; /* sorted, best first */
+		const nw_result_t *res = run->cb->res + q0;
 		int64_t have = 0;
 		for (uint32_t j = 0; j < n_ref; j++) {
 			if (have == top && !ranks_before(&res[j], j, &res[best[top - 1].r], best[top - 1].r))
@@ -306,11 +317,11 @@ static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 				best[k] = best[k - 1];
 				k--;
 			}
-			best[k] = run->pairs[q0 + j];
+			best[k] = run->cb->pairs[q0 + j];
 		}
 		for (int64_t k = 0; k < have; k++) { /* what starts_only needs: score and end */
 			const nw_result_t *from = &res[best[k].r];
-			nw_result_t *to = &run->top_res[kept + k];
+			nw_result_t *to = &run->cb->top_res[kept + k];
 			to->strand = from->strand;
 			to->score = from->score;
 			to->qstart = from->qstart, to->qend = from->qend;
@@ -325,8 +336,8 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 		       char *err, size_t errlen)
 {
 	const nw_batch_t *qb = &set->q;
-	nw_pair_t *out_pairs = run->pairs;
-	nw_result_t *out_res = run->res;
+	nw_pair_t *out_pairs = run->cb->pairs;
+	nw_result_t *out_res = run->cb->res;
 	nw_align_params_t sp = run->params; /* the score stages */
 	int64_t n_out = n;
 	int ret;
@@ -337,18 +348,19 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 	sp.ends_only = run->opt->top > 0 || run->opt->both_strands;
 	if (run->opt->top > 0 && run->gpu && !run->opt->both_strands) {
 		/* ranked on the device: only the kept results come back */
-		if ((ret = nw_gpu_top(run->gpu, &sp, qb, rb, run->pairs, n, rb->n, run->opt->top,
-				      run->top_pairs, run->top_res, &n_out, err, errlen)) < 0)
+		if ((ret = nw_gpu_top(run->gpu, &sp, qb, rb, run->cb->pairs, n, rb->n, run->opt->top,
+				      run->cb->top_pairs, run->cb->top_res, &n_out, err, errlen)) < 0)
 			return ret;
-		out_pairs = run->top_pairs;
-		out_res = run->top_res;
+		out_pairs = run->cb->top_pairs;
+		out_res = run->cb->top_res;
 	} else {
-		if ((ret = score_strands(run, &sp, set, rb, run->pairs, run->res, n, err, errlen)) < 0)
+		if ((ret = score_strands(run, &sp, set, rb, run->cb->pairs, run->cb->res, n, err,
+					 errlen)) < 0)
 			return ret;
 		if (run->opt->top > 0) {
 			n_out = select_top(run, n, (uint32_t)rb->n);
-			out_pairs = run->top_pairs;
-			out_res = run->top_res;
+			out_pairs = run->cb->top_pairs;
+			out_res = run->cb->top_res;
 		}
 	}
 	run->stage_s[STAGE_SCORES] += (t1 = now()) - t;
@@ -372,11 +384,13 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 	to_query_frame(qb, out_pairs, out_res, n_out);
 	run->stage_s[STAGE_PATHS] += (t1 = now()) - t;
 	t = t1;
-	if ((ret = nw_writer_write(run->writer, qb, rb, out_pairs, out_res, n_out, err, errlen)) < 0)
-		return ret;
-	run->stage_s[STAGE_WRITE] += now() - t;
 	run->n_pairs += n;
-	run->cells += nw_plan_cells(qb, rb, run->pairs, n);
+	run->cells += nw_plan_cells(qb, rb, run->cb->pairs, n);
+	int64_t id = nw_wstage_submit(run->wstage, qb, rb, out_pairs, out_res, n_out, err, errlen);
+	if (id < 0)
+		return (int)id;
+	run->cb->written_as = id;
+	run->stage_s[STAGE_WRITE] += now() - t;
 	progress(run, 0);
 	return 0;
 }
@@ -429,31 +443,43 @@ typedef struct {
 	pthread_t tid;
 	int started;
 	int ret;             /* 0: run->gpu set or the CPU engine chosen; < 0: err says why */
+	double open_s;       /* seconds the opening took (on its thread) */
+	double waited_s;     /* seconds the run waited for it */
 	nw_gpu_t *gpu;
 	char err[256];
 } gpu_opener_t;
 
+static void open_gpu_timed(gpu_opener_t *o);
+
 static void *open_gpu(void *arg)
 {
 	gpu_opener_t *o = arg;
+	double t = now();
+	open_gpu_timed(o);
+	o->open_s = now() - t;
+	return NULL;
+}
+
+static void open_gpu_timed(gpu_opener_t *o)
+{
 	const nw_opt_t *opt = o->opt;
 	o->ret = 0;
 	if (!nw_gpu_built()) { /* --backend gpu without CUDA: the stub says so */
 		if (!(o->gpu = nw_gpu_open(opt->device, o->err, sizeof o->err)))
 			o->ret = NW_ERR_GPU;
-		return NULL;
+		return;
 	}
 	int count = nw_gpu_device_count();
 	if (opt->backend == NW_BACKEND_AUTO && count <= opt->device)
-		return NULL;
+		return;
 	if (opt->backend == NW_BACKEND_GPU && count == 0) {
 		snprintf(o->err, sizeof o->err, "--backend gpu: no CUDA device found");
 		o->ret = NW_ERR_GPU;
-		return NULL;
+		return;
 	}
 	if (!(o->gpu = nw_gpu_open(opt->device, o->err, sizeof o->err)))
 		o->ret = NW_ERR_GPU;
-	return NULL;
+	return;
 }
 
 static void gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt)
@@ -472,7 +498,9 @@ static void gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt)
 static int setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 {
 	if (o->started) {
+		double t = now();
 		pthread_join(o->tid, NULL);
+		o->waited_s = now() - t;
 		o->started = 0;
 	}
 	if (o->ret < 0) {
@@ -557,23 +585,44 @@ static int grow_pairs(nw_pair_t **pairs, int64_t n)
 	return 0;
 }
 
-/* Room for n pairs in every per-chunk array the run uses. */
-static int ensure_chunk(run_t *run, int64_t n, char *err, size_t errlen)
+/* The other chunk buffer for the next chunk, of room for n pairs in every per-chunk array
+ * the run uses, once the write stage is done with what it held. */
+static int next_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 {
-	int64_t old = run->res_cap;
-	if (n <= old)
-		return 0;
-	if (grow_pairs(&run->pairs, n) < 0 || grow_results(&run->res, old, n) < 0 ||
-	    (run->opt->both_strands && (grow_results(&run->rc_res, old, n) < 0 ||
-					grow_results(&run->sub_res, old, n) < 0 ||
-					grow_pairs(&run->sub_pairs, n) < 0)) ||
-	    (run->opt->top > 0 && (grow_pairs(&run->top_pairs, n) < 0 ||
-				   grow_results(&run->top_res, old, n) < 0))) {
-		snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
-		return NW_ERR_MEMORY;
-	}
-	run->res_cap = n;
+	chunk_buf_t *c = run->cb = run->cb == &run->bufs[0] ? &run->bufs[1] : &run->bufs[0];
+	double t = now();
+	int ret = nw_wstage_wait(run->wstage, c->written_as, err, errlen);
+	run->stage_s[STAGE_WRITE] += now() - t;
+	if (ret < 0)
+		return ret;
+	c->written_as = -1;
+	const int64_t old = c->cap, old_scratch = run->scratch_cap;
+	if (n > old && (grow_pairs(&c->pairs, n) < 0 || grow_results(&c->res, old, n) < 0 ||
+			(run->opt->top > 0 && (grow_pairs(&c->top_pairs, n) < 0 ||
+					       grow_results(&c->top_res, old, n) < 0))))
+		goto oom;
+	if (n > old)
+		c->cap = n;
+	if (n > old_scratch && run->opt->both_strands &&
+	    (grow_results(&run->rc_res, old_scratch, n) < 0 ||
+	     grow_results(&run->sub_res, old_scratch, n) < 0 || grow_pairs(&run->sub_pairs, n) < 0))
+		goto oom;
+	if (n > old_scratch)
+		run->scratch_cap = n;
 	return 0;
+oom:
+	snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
+	return NW_ERR_MEMORY;
+}
+
+/* Wait until the write stage is done with every chunk but the last one. */
+static int wait_writes_but_last(run_t *run, char *err, size_t errlen)
+{
+	const chunk_buf_t *other = run->cb == &run->bufs[0] ? &run->bufs[1] : &run->bufs[0];
+	double t = now();
+	int ret = nw_wstage_wait(run->wstage, other->written_as, err, errlen);
+	run->stage_s[STAGE_WRITE] += now() - t;
+	return ret;
 }
 
 /* ---------------------------------------------------------------- the two pairings */
@@ -594,16 +643,19 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 			uint32_t span = nw_plan_all_span(q0, n_q, all_refs ? (uint32_t)rb->n : 0,
 							 run->chunk_pairs);
 			int64_t n = all_refs ? (int64_t)span * rb->n : span;
-			if ((ret = ensure_chunk(run, n, err, errlen)) < 0)
+			if ((ret = next_chunk(run, n, err, errlen)) < 0)
 				return ret;
 			if (all_refs)
-				nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->pairs);
+				nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->cb->pairs);
 			else
-				nw_plan_zip(q0, q0 + span, run->pairs);
+				nw_plan_zip(q0, q0 + span, run->cb->pairs);
 			if ((ret = align_chunk(run, s, rb, n, err, errlen)) < 0)
 				return ret;
 			q0 += span;
 		}
+		/* the next read refills the set before this one: its chunks must be written */
+		if ((ret = wait_writes_but_last(run, err, errlen)) < 0)
+			return ret;
 	}
 	return s ? 0 : fd->ret; /* NULL: the feeder failed, its message is in err */
 }
@@ -624,6 +676,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 
 	nw_batch_init(&rb, NW_ALPHA_AUTO);
 	nw_batch_init(&sam_refs, NW_ALPHA_AUTO);
+	run.cb = &run.bufs[0];
+	run.bufs[0].written_as = run.bufs[1].written_as = -1;
 	run.t0 = now();
 	gpu_opener_start(&opener, opt);
 	ret = NW_ERR_IO;
@@ -659,14 +713,24 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		ret = NW_ERR_IO;
 		goto out;
 	}
+	if (!(run.wstage = nw_wstage_start(run.writer))) {
+		snprintf(err, errlen, "out of memory starting the output");
+		ret = NW_ERR_MEMORY;
+		goto out;
+	}
 	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands,
 		       opt->batch_records, opt->batch_residues);
 	feeder_ready = 1;
 	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
+	double t_end = now(), written_s = 0;
+	if (ret == 0)
+		ret = nw_wstage_finish(run.wstage, &written_s, err, errlen);
+	run.wstage = NULL;
 	if (ret == 0) {
 		ret = nw_writer_close(run.writer, err, errlen);
 		run.writer = NULL;
 	}
+	run.stage_s[STAGE_WRITE] += now() - t_end;
 	progress(&run, 1);
 	if (ret == 0) {
 		double sec = now() - run.t0;
@@ -684,35 +748,48 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    run.params.overlap, (long long)run.n_paths[NW_PATH_REDONE],
 				    run.params.max_deficit);
 		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f, "
-			    "writing %.3f", run.stage_s[STAGE_READ], run.stage_s[STAGE_SCORES],
-			    run.stage_s[STAGE_STARTS], run.stage_s[STAGE_PATHS], run.stage_s[STAGE_WRITE]);
+			    "waiting for output %.3f; writing %.3f beside them",
+			    run.stage_s[STAGE_READ], run.stage_s[STAGE_SCORES],
+			    run.stage_s[STAGE_STARTS], run.stage_s[STAGE_PATHS],
+			    run.stage_s[STAGE_WRITE], written_s);
 		if (run.gpu) {
+			const double tk = nw_gpu_first_kernel_time(run.gpu);
+			nw_log_info("gpu opened in %.3f s beside the reading (waited for %.3f s), first "
+				    "kernel at %.3f s", opener.open_s, opener.waited_s,
+				    tk > 0 ? tk - run.t0 : 0.0);
 			double k = nw_gpu_kernel_seconds(run.gpu);
 			nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s", k,
 				    k > 0 ? run.cells / k * 1e-9 : 0.0, nw_gpu_describe(run.gpu));
 		}
 	}
 out:
+	if (run.wstage) {
+		char ignored[16];
+		nw_wstage_finish(run.wstage, NULL, ignored, sizeof ignored);
+	}
 	if (run.writer) {
 		char ignored[16];
 		nw_writer_close(run.writer, ignored, sizeof ignored);
 	}
-	for (int64_t k = 0; k < run.res_cap; k++) {
-		nw_result_free(&run.res[k]);
-		if (run.top_res)
-			nw_result_free(&run.top_res[k]);
-		if (run.rc_res)
-			nw_result_free(&run.rc_res[k]);
+	for (int b = 0; b < 2; b++) {
+		chunk_buf_t *c = &run.bufs[b];
+		for (int64_t k = 0; k < c->cap; k++) {
+			nw_result_free(&c->res[k]);
+			if (c->top_res)
+				nw_result_free(&c->top_res[k]);
+		}
+		free(c->res);
+		free(c->top_res);
+		free(c->top_pairs);
+		free(c->pairs);
 	}
+	for (int64_t k = 0; run.rc_res && k < run.scratch_cap; k++)
+		nw_result_free(&run.rc_res[k]);
 	free(run.rc_res);
 	free(run.sub_res); /* copies only: the CIGARs are owned by res, top_res and rc_res */
 	free(run.sub_pairs);
 	if (feeder_ready)
 		nw_feeder_free(&feeder);
-	free(run.res);
-	free(run.top_res);
-	free(run.top_pairs);
-	free(run.pairs);
 	free(refs.name);
 	nw_batch_free(&rb);
 	nw_batch_free(&sam_refs);

@@ -58,6 +58,8 @@ int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
 int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g);
 /* Seconds the device spent in this context's kernels so far (CUDA events), for -v. */
 double nw_gpu_kernel_seconds(const nw_gpu_t *g);
+/* When the first kernel was queued (CLOCK_MONOTONIC seconds); 0 when none was. */
+double nw_gpu_first_kernel_time(const nw_gpu_t *g);
 /* Tiles of this context's forward local passes by the long kernel's anti-diagonals, and
  * how many of them it skipped (pruning, src/gpu/long_dp.cuh); g NULL: the host emulation's
  * (nw_gpu_align_emulated), over the process. For tests and benchmarks. */

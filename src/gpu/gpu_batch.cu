@@ -49,6 +49,7 @@ static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p, int si)
 	p->scratch = (uint32_t *)scr->p;
 	p->n_slots = blocks * wpb * gpw;
 	if (g->ev_start) { /* the kernel time starts here (see nw_gpu_t::ev_start) */
+		NW_MARK_FIRST_KERNEL(g);
 		NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->side[si]));
 		g->ev_start = false;
 	}

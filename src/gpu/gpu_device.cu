@@ -331,6 +331,8 @@ extern "C" const char *nw_gpu_describe(const nw_gpu_t *g) { return g ? g->desc :
 
 extern "C" double nw_gpu_kernel_seconds(const nw_gpu_t *g) { return g ? g->kernel_s : 0; }
 
+extern "C" double nw_gpu_first_kernel_time(const nw_gpu_t *g) { return g ? g->t_first : 0; }
+
 /* 2M pairs: all against all with 20k references, 100 queries a call, so that the largest
  * problems' warps finish inside the call (protein search: see bench/RESULTS.md); about
  * 200 MB of pinned host buffers and as much device memory at most. */

@@ -63,6 +63,9 @@ static inline double nw_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Called where a DP kernel's timing starts: the first one's time, for -v. */
+#define NW_MARK_FIRST_KERNEL(g) ((g)->t_first = (g)->t_first > 0 ? (g)->t_first : nw_now())
+
 /* ---------------------------------------------------------------- device buffers */
 typedef struct {
 	void *p;
@@ -230,6 +233,7 @@ struct nw_gpu_s {
 			    * and allocations are in the wall time, not the kernel time) */
 	int ev_ok;
 	double kernel_s;   /* seconds in DP kernels so far (nw_gpu_kernel_seconds) */
+	double t_first;    /* nw_now() when the first kernel was queued; 0: none yet */
 	int64_t long_tiles, long_skipped; /* pruned long passes' tiles, and those skipped (nw_gpu_long_tiles) */
 	char *err;
 	size_t errlen;

@@ -214,6 +214,7 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 		NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_long_rows_kernel<T>,
 										 32 * NW_LONG_WARPS, 0));
 	}
+	NW_MARK_FIRST_KERNEL(g);
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
 	if (nw_long_banded(p->kind)) {
 		nw_long_bound_kernel<V><<<4 * g->n_sm, 256, 0, g->stream>>>(*p);

@@ -451,6 +451,7 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 		g->ev_ok = 1;
 	}
 	const int64_t warps_per_sm = 16; /* 4 blocks of 4 warps: enough to hide the latency */
+	NW_MARK_FIRST_KERNEL(g);
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
 	/* One launch per shape, side by side on the side streams: one after another, each
 	 * launch's tail left the GPU idle (16 shapes of a batch of short reads). */

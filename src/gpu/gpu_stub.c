@@ -74,6 +74,12 @@ int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g)
 	return 0;
 }
 
+double nw_gpu_first_kernel_time(const nw_gpu_t *g)
+{
+	(void)g;
+	return 0;
+}
+
 double nw_gpu_kernel_seconds(const nw_gpu_t *g)
 {
 	(void)g;

@@ -12,43 +12,36 @@
  * Mapping quality is 255 (unavailable). A local pair of score 0 has
  * an empty span and no path: it still gets a line, with zeros and without cg:Z.
  */
-#include <errno.h>
 #include <string.h>
 
 #include "path.h"
 #include "writer_impl.h"
 
-int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
-		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
-		 size_t errlen)
+int nw_paf_format(const nw_writer_t *w, nw_text_t *t, const nw_batch_t *qb,
+		  const nw_batch_t *rb, const nw_pair_t *pairs, const nw_result_t *res, int64_t n,
+		  char *err, size_t errlen)
 {
-	int64_t i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
+	(void)w;
+	for (int64_t i = 0; i < n; i++) {
 		const nw_pair_t *pr = &pairs[i];
 		const nw_result_t *rs = &res[i];
-		int has_path = rs->cigar && rs->n_cigar > 0;
-		const char *qn, *rn;
-		size_t lq, lr;
-		char *p;
+		const int has_path = rs->cigar && rs->n_cigar > 0;
 
 		if (pr->q >= qb->n || pr->r >= rb->n)
 			return nw_wr_fail(NW_ERR_INTERNAL, err, errlen,
 					  "pair %lld points outside its batch (%u, %u)",
 					  (long long)i, pr->q, pr->r);
-		qn = nw_batch_name(qb, pr->q);
-		rn = nw_batch_name(rb, pr->r);
+		const char *qn = nw_batch_name(qb, pr->q), *rn = nw_batch_name(rb, pr->r);
 		if (!has_path && (rs->qend > rs->qstart || rs->rend > rs->rstart))
 			return nw_wr_fail(NW_ERR_INTERNAL, err, errlen,
 					  "PAF output of '%s' against '%s' needs the alignment "
 					  "path, which was not computed", qn, rn);
-		lq = strlen(qn);
-		lr = strlen(rn);
-		if (nw_wr_grow((void **)&w->line, &w->line_cap, lq + lr + 360, 1) < 0)
+		const size_t lq = strlen(qn), lr = strlen(rn);
+		if (nw_text_room(t, lq + lr + 360 +
+				       (has_path ? (size_t)rs->n_cigar * NW_CIGAR_RUN_CHARS : 0)) < 0)
 			return nw_wr_fail(NW_ERR_MEMORY, err, errlen,
 					  "out of memory writing the output");
-		p = w->line;
+		char *p = t->p + t->len;
 		p = nw_wr_field_str(p, qn, lq);
 		p = nw_wr_field_int(p, qb->len[pr->q]);
 		p = nw_wr_field_int(p, rs->qstart);
@@ -75,14 +68,10 @@ int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		if (has_path) {
 			memcpy(p, "\tcg:Z:", 6);
 			p += 6;
-		} else {
-			*p++ = '\n';
+			p += nw_cigar_format(p, rs->cigar, rs->n_cigar);
 		}
-		if ((ret = nw_wr_put(w, w->line, (size_t)(p - w->line), err, errlen)) < 0)
-			return ret;
-		if (has_path && (nw_cigar_write(w->fp, rs->cigar, rs->n_cigar) < 0 ||
-				 putc('\n', w->fp) == EOF))
-			return nw_wr_io_error(w, errno, err, errlen);
+		*p++ = '\n';
+		t->len = (size_t)(p - t->p);
 	}
 	return 0;
 }

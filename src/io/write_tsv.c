@@ -2,9 +2,9 @@
  *   qname qlen qstart qend rname rlen rstart rend strand score [matches alnlen cigar]
  * with 0-based half-open coordinates. Lines are assembled with hand-written integer
  * formatting (printf per field would dominate the run time at a million pairs a second)
- * and written in one piece; the CIGAR follows through nw_cigar_write.
+ * into a text buffer; writer.c formats slices of a batch on several threads and writes
+ * them in order.
  */
-#include <errno.h>
 #include <string.h>
 
 #include "writer_impl.h"
@@ -23,33 +23,26 @@ int nw_tsv_header(nw_writer_t *w, char *err, size_t errlen)
 	return nw_wr_put(w, "\n", 1, err, errlen);
 }
 
-int nw_tsv_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
-		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
-		 size_t errlen)
+int nw_tsv_format(const nw_writer_t *w, nw_text_t *t, const nw_batch_t *qb,
+		  const nw_batch_t *rb, const nw_pair_t *pairs, const nw_result_t *res, int64_t n,
+		  char *err, size_t errlen)
 {
-	int64_t i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
+	for (int64_t i = 0; i < n; i++) {
 		const nw_pair_t *pr = &pairs[i];
 		const nw_result_t *rs = &res[i];
-		const char *qn, *rn;
-		size_t lq, lr;
-		char *p;
+		const int64_t n_cigar = w->cigar && rs->cigar ? rs->n_cigar : 0;
 
 		if (pr->q >= qb->n || pr->r >= rb->n)
 			return nw_wr_fail(NW_ERR_INTERNAL, err, errlen,
 					  "pair %lld points outside its batch (%u, %u)",
 					  (long long)i, pr->q, pr->r);
-		qn = nw_batch_name(qb, pr->q);
-		rn = nw_batch_name(rb, pr->r);
-		lq = strlen(qn);
-		lr = strlen(rn);
-		/* 10 numbers of at most 20 digits and a sign, 12 separators, the strand */
-		if (nw_wr_grow((void **)&w->line, &w->line_cap, lq + lr + 300, 1) < 0)
+		const char *qn = nw_batch_name(qb, pr->q), *rn = nw_batch_name(rb, pr->r);
+		const size_t lq = strlen(qn), lr = strlen(rn);
+		/* 12 numbers of at most 20 digits and a sign, separators, the strand, the CIGAR */
+		if (nw_text_room(t, lq + lr + 300 + (size_t)n_cigar * NW_CIGAR_RUN_CHARS) < 0)
 			return nw_wr_fail(NW_ERR_MEMORY, err, errlen,
 					  "out of memory writing the output");
-		p = w->line;
+		char *p = t->p + t->len;
 		p = nw_wr_field_str(p, qn, lq);
 		p = nw_wr_field_int(p, qb->len[pr->q]);
 		p = nw_wr_field_int(p, rs->qstart);
@@ -65,16 +58,10 @@ int nw_tsv_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 			*p++ = '\t';
 			p = nw_wr_field_int(p, rs->cigar ? rs->matches : 0);
 			p = nw_wr_field_int(p, rs->cigar ? rs->aln_len : 0);
-		} else {
-			*p++ = '\n';
+			p += nw_cigar_format(p, rs->cigar, n_cigar);
 		}
-		if ((ret = nw_wr_put(w, w->line, (size_t)(p - w->line), err, errlen)) < 0)
-			return ret;
-		if (w->cigar) {
-			if (nw_cigar_write(w->fp, rs->cigar, rs->cigar ? rs->n_cigar : 0) < 0 ||
-			    putc('\n', w->fp) == EOF)
-				return nw_wr_io_error(w, errno, err, errlen);
-		}
+		*p++ = '\n';
+		t->len = (size_t)(p - t->p);
 	}
 	return 0;
 }

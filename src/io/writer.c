@@ -2,11 +2,15 @@
  * by format, checked writes, close. The formats live in write_tsv.c, write_paf.c and
  * write_sam.c.
  *
+ * TSV and PAF lines are formatted into memory, slices of a batch on several threads at
+ * once (--threads), and written in input order with one fwrite a slice.
+ *
  * Every write is checked and the first failure is kept, so that nw_writer_close reports
  * it even when the caller ignored the return of nw_writer_write. SIGPIPE keeps its
  * default action: `nwalign ... | head` ends quietly when head exits.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +109,9 @@ static void writer_free(nw_writer_t *w)
 	if (!w)
 		return;
 	free(w->fbuf);
-	free(w->line);
+	for (int k = 0; w->texts && k < w->threads; k++)
+		free(w->texts[k].p);
+	free(w->texts);
 	free(w->codes);
 	free(w->seq);
 	free(w->qual);
@@ -144,6 +150,11 @@ nw_writer_t *nw_writer_open(const nw_opt_t *opt, const nw_ref_list_t *refs, char
 	w->format = opt->format;
 	w->pairing = opt->pairing;
 	w->cigar = opt->cigar;
+	w->threads = opt->threads > 1 ? opt->threads : 1;
+	if (!(w->texts = calloc((size_t)w->threads, sizeof(*w->texts)))) {
+		nw_wr_fail(NW_ERR_MEMORY, err, errlen, "out of memory opening the output");
+		goto fail;
+	}
 	if (!(w->name = strdup(to_stdout ? "stdout" : opt->out_path))) {
 		nw_wr_fail(NW_ERR_MEMORY, err, errlen, "out of memory opening the output");
 		goto fail;
@@ -189,6 +200,65 @@ fail:
 	return NULL;
 }
 
+/* One slice of a batch, formatted into its own text. */
+typedef struct {
+	const nw_writer_t *w;
+	nw_wr_format_fn format;
+	nw_text_t *text;
+	const nw_batch_t *qb, *rb;
+	const nw_pair_t *pairs;
+	const nw_result_t *res;
+	int64_t n;
+	int ret;
+	char err[256];
+} slice_t;
+
+static void *format_slice(void *arg)
+{
+	slice_t *s = arg;
+	s->text->len = 0;
+	s->ret = s->format(s->w, s->text, s->qb, s->rb, s->pairs, s->res, s->n, s->err,
+			   sizeof(s->err));
+	return NULL;
+}
+
+/* Below this many records a batch is formatted on the calling thread alone. */
+#define NW_WR_SLICE_MIN 2048
+
+static int write_lines(nw_writer_t *w, nw_wr_format_fn format, const nw_batch_t *qb,
+		       const nw_batch_t *rb, const nw_pair_t *pairs, const nw_result_t *res,
+		       int64_t n, char *err, size_t errlen)
+{
+	slice_t sl[w->threads];
+	pthread_t tid[w->threads];
+	int started[w->threads];
+	int64_t k = n / NW_WR_SLICE_MIN;
+	const int ns = k < 1 ? 1 : k < w->threads ? (int)k : w->threads;
+	int ret = 0;
+
+	for (int s = 0; s < ns; s++) {
+		const int64_t a = n * s / ns, b = n * (s + 1) / ns;
+		sl[s] = (slice_t){.w = w, .format = format, .text = &w->texts[s], .qb = qb,
+				  .rb = rb, .pairs = pairs + a, .res = res + a, .n = b - a};
+		started[s] = s > 0 && pthread_create(&tid[s], NULL, format_slice, &sl[s]) == 0;
+	}
+	for (int s = 0; s < ns; s++)
+		if (!started[s]) /* the first slice, and any whose thread could not start */
+			format_slice(&sl[s]);
+	for (int s = 1; s < ns; s++)
+		if (started[s])
+			pthread_join(tid[s], NULL);
+	for (int s = 0; s < ns && ret == 0; s++) {
+		if (sl[s].ret < 0) {
+			snprintf(err, errlen, "%s", sl[s].err);
+			ret = sl[s].ret;
+		} else {
+			ret = nw_wr_put(w, sl[s].text->p, sl[s].text->len, err, errlen);
+		}
+	}
+	return ret;
+}
+
 int nw_writer_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		    const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
 		    size_t errlen)
@@ -201,8 +271,8 @@ int nw_writer_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 	if (n <= 0)
 		return 0;
 	switch (w->format) {
-	case NW_FMT_TSV: return nw_tsv_write(w, qb, rb, pairs, res, n, err, errlen);
-	case NW_FMT_PAF: return nw_paf_write(w, qb, rb, pairs, res, n, err, errlen);
+	case NW_FMT_TSV: return write_lines(w, nw_tsv_format, qb, rb, pairs, res, n, err, errlen);
+	case NW_FMT_PAF: return write_lines(w, nw_paf_format, qb, rb, pairs, res, n, err, errlen);
 	case NW_FMT_SAM: return nw_sam_write(w, qb, rb, pairs, res, n, err, errlen);
 	}
 	return nw_wr_fail(NW_ERR_INTERNAL, err, errlen, "unknown output format %d",

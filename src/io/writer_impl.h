@@ -10,17 +10,24 @@
 
 #include "writer.h"
 
+/* Text assembled in memory before it is written: len bytes used of cap. */
+typedef struct {
+	char *p;
+	size_t len, cap;
+} nw_text_t;
+
 struct nw_writer_s {
 	nw_format_t format;
 	nw_pairing_t pairing;
 	int cigar;                 /* TSV: print matches, alnlen, cigar columns */
 	char *name;                /* the output as messages name it: a path or "stdout" */
 
-	/* TSV and PAF: a stdio stream with a large buffer */
+	/* TSV and PAF: a stdio stream with a large buffer; a batch's lines are formatted
+	 * into texts, a slice of the batch each, on up to `threads` threads */
 	FILE *fp;
 	char *fbuf;
-	char *line;                /* one output line is assembled here, then written */
-	size_t line_cap;
+	int threads;
+	nw_text_t *texts;          /* threads of them, reused from batch to batch */
 
 	/* SAM: htslib owns the stream */
 	htsFile *hts;
@@ -50,6 +57,12 @@ int nw_wr_fail(int code, char *err, size_t errlen, const char *fmt, ...)
 /* Grow a buffer of elem-sized items to at least need; 0 or NW_ERR_MEMORY. */
 int nw_wr_grow(void **buf, size_t *cap, size_t need, size_t elem);
 
+/* Room for need more bytes at the end of t; 0 or NW_ERR_MEMORY. */
+static inline int nw_text_room(nw_text_t *t, size_t need)
+{
+	return nw_wr_grow((void **)&t->p, &t->cap, t->len + need, 1);
+}
+
 /* Decimal text of v at p (no NUL); returns the number of characters (at most 20). */
 int nw_wr_i64(char *p, int64_t v);
 
@@ -74,12 +87,17 @@ int nw_wr_put(nw_writer_t *w, const char *s, size_t n, char *err, size_t errlen)
 
 /* Per-format entry points, dispatched from writer.c. */
 int nw_tsv_header(nw_writer_t *w, char *err, size_t errlen);
-int nw_tsv_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
-		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
-		 size_t errlen);
-int nw_paf_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
-		 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
-		 size_t errlen);
+/* TSV and PAF: the lines of n pairs appended to t. They read w's options only, so that
+ * slices of a batch can be formatted on several threads at once. */
+typedef int (*nw_wr_format_fn)(const nw_writer_t *w, nw_text_t *t, const nw_batch_t *qb,
+			       const nw_batch_t *rb, const nw_pair_t *pairs,
+			       const nw_result_t *res, int64_t n, char *err, size_t errlen);
+int nw_tsv_format(const nw_writer_t *w, nw_text_t *t, const nw_batch_t *qb,
+		  const nw_batch_t *rb, const nw_pair_t *pairs, const nw_result_t *res, int64_t n,
+		  char *err, size_t errlen);
+int nw_paf_format(const nw_writer_t *w, nw_text_t *t, const nw_batch_t *qb,
+		  const nw_batch_t *rb, const nw_pair_t *pairs, const nw_result_t *res, int64_t n,
+		  char *err, size_t errlen);
 int nw_sam_open(nw_writer_t *w, const char *path, const nw_opt_t *opt,
 		const nw_ref_list_t *refs, char *err, size_t errlen);
 int nw_sam_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
