@@ -354,6 +354,7 @@ extern "C" void nw_gpu_close(nw_gpu_t *g)
 	if (!g) return;
 	cudaSetDevice(g->device);
 	cudaDeviceSynchronize();
+	nw_path_host_free(g);
 	for (int k = 0; k < NW_SEQ_SLOTS; k++) nw_dseqs_free(&g->seqs[k]);
 	nw_dbuf_free(&g->jobs);
 	nw_dbuf_free(&g->items);

@@ -204,7 +204,10 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &sp, const nw_pass_t &ps, const n
  * classes), so that planning threads only read them. */
 void nw_plan_warm(nw_gpu_t *g, int kind, const nw_scoring_t *sc);
 
+struct nw_path_host; /* gpu_path.cuh */
+
 struct nw_gpu_s {
+	struct nw_path_host *phost; /* the path batches' page-locked host buffers (nw_path_host_of) */
 	int device;
 	int n_sm;
 	size_t smem_optin;
@@ -243,6 +246,8 @@ struct nw_gpu_s {
  * used slot, uploaded and unpacked anew (*out). */
 int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, const nw_dseqs_t **out);
 void nw_dseqs_free(nw_dseqs_t *d);
+/* Frees g->phost (gpu_path.cu). */
+void nw_path_host_free(nw_gpu_t *g);
 
 /* ---------------------------------------------------------------- passes (gpu_align.cu) */
 typedef struct {

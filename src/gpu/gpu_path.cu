@@ -333,6 +333,19 @@ static void nw_order_jobs(const std::vector<nw_pjob> &jobs, std::vector<int32_t>
 }
 
 /* See gpu_path.cuh. */
+nw_path_host *nw_path_host_of(nw_gpu_t *g)
+{
+	if (!g->phost) g->phost = new (std::nothrow) nw_path_host();
+	return g->phost;
+}
+
+void nw_path_host_free(nw_gpu_t *g)
+{
+	delete g->phost;
+	g->phost = nullptr;
+}
+
+/* See gpu_path.cuh. */
 int nw_pexec_run(nw_pexec &x, bool trace)
 {
 	const int64_t n = (int64_t)x.jobs.size();

@@ -59,8 +59,17 @@ template <class T> struct nw_hbuf {
 	size_t size() const { return n; }
 };
 
+/* The host side of a batch's outputs. Page-locked memory takes milliseconds a megabyte to
+ * allocate and free, so the device's set lives in its context from call to call
+ * (nw_path_host_of); the host emulation's lives in its nw_paths call. */
+struct nw_path_host {
+	nw_hbuf<uint32_t> runs;
+	nw_hbuf<int32_t> n_runs, rows, corner;
+};
+
 /* Where the batch runs: the device (g) or the host emulation (g == NULL). */
 struct nw_pexec {
+	explicit nw_pexec(nw_path_host &h) : runs(h.runs), n_runs(h.n_runs), rows(h.rows), corner(h.corner) {}
 	nw_gpu_t *g;
 	const uint8_t *qcodes, *rcodes;   /* device codes, or host codes when emulated */
 	const int64_t *qoff, *roff;       /* host: first code of each sequence */
@@ -68,8 +77,8 @@ struct nw_pexec {
 	int32_t O, E;
 	/* outputs of the last batch, on the host */
 	std::vector<nw_pjob> jobs;
-	nw_hbuf<uint32_t> runs;
-	nw_hbuf<int32_t> n_runs, rows, corner;
+	nw_hbuf<uint32_t> &runs;
+	nw_hbuf<int32_t> &n_runs, &rows, &corner;
 	/* emulation: host buffers */
 	std::vector<uint32_t> hdirs;
 	size_t budget;                    /* bytes a batch may use on the device */
@@ -98,6 +107,8 @@ size_t nw_pjob_bytes(const nw_pjob &j, bool trace);
 
 /* Lay out jobs[0..n) (offsets), run them, bring the outputs back into x. */
 int nw_pexec_run(nw_pexec &x, bool trace);
+/* The device's path host buffers, made on first use; NULL when out of memory. */
+nw_path_host *nw_path_host_of(nw_gpu_t *g);
 
 /* Append job k's runs (last first) to res in forward order. */
 int nw_take_runs(const nw_pexec &x, int64_t k, nw_result_t *res);

@@ -405,7 +405,12 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *q
 		    const nw_pair_t *pairs, int64_t n, nw_result_t *res, char *err, size_t errlen)
 {
 	const nw_scoring_t *sc = p->sc;
-	nw_pexec x;
+	nw_path_host own, *h = g ? nw_path_host_of(g) : &own;
+	if (!h) {
+		snprintf(err, errlen, "out of memory for the paths");
+		return NW_ERR_MEMORY;
+	}
+	nw_pexec x(*h);
 	x.g = g;
 	x.qcodes = qc, x.rcodes = rc, x.qoff = qoff, x.roff = roff;
 	x.O = sc->gap_open, x.E = sc->gap_extend;
