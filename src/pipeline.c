@@ -30,13 +30,15 @@
 #include "writer.h"
 
 /* A chunk's pairs and results, and the pairs --top keeps with theirs; CIGAR buffers are
- * reused from chunk to chunk. */
+ * reused from chunk to chunk. With --top only the kept ones are written, so both buffers
+ * share one pairs and res (bufs[0]'s): a chunk of all against all holds millions. */
 typedef struct {
 	nw_pair_t *pairs;
 	nw_result_t *res;
+	int64_t cap;                 /* of pairs and res when this buffer owns them */
 	nw_pair_t *top_pairs;        /* --top: the kept pairs and their results */
 	nw_result_t *top_res;
-	int64_t cap;
+	int64_t top_cap;
 	int64_t written_as;          /* the write stage's number for the chunk; -1: none */
 } chunk_buf_t;
 
@@ -596,13 +598,19 @@ static int next_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 	if (ret < 0)
 		return ret;
 	c->written_as = -1;
-	const int64_t old = c->cap, old_scratch = run->scratch_cap;
-	if (n > old && (grow_pairs(&c->pairs, n) < 0 || grow_results(&c->res, old, n) < 0 ||
-			(run->opt->top > 0 && (grow_pairs(&c->top_pairs, n) < 0 ||
-					       grow_results(&c->top_res, old, n) < 0))))
+	chunk_buf_t *own = run->opt->top > 0 ? &run->bufs[0] : c; /* of pairs and res */
+	const int64_t old = own->cap, old_top = c->top_cap, old_scratch = run->scratch_cap;
+	if (n > old && (grow_pairs(&own->pairs, n) < 0 || grow_results(&own->res, old, n) < 0))
 		goto oom;
 	if (n > old)
-		c->cap = n;
+		own->cap = n;
+	c->pairs = own->pairs;
+	c->res = own->res;
+	if (run->opt->top > 0 && n > old_top) {
+		if (grow_pairs(&c->top_pairs, n) < 0 || grow_results(&c->top_res, old_top, n) < 0)
+			goto oom;
+		c->top_cap = n;
+	}
 	if (n > old_scratch && run->opt->both_strands &&
 	    (grow_results(&run->rc_res, old_scratch, n) < 0 ||
 	     grow_results(&run->sub_res, old_scratch, n) < 0 || grow_pairs(&run->sub_pairs, n) < 0))
@@ -773,14 +781,15 @@ out:
 	}
 	for (int b = 0; b < 2; b++) {
 		chunk_buf_t *c = &run.bufs[b];
-		for (int64_t k = 0; k < c->cap; k++) {
-			nw_result_free(&c->res[k]);
-			if (c->top_res)
-				nw_result_free(&c->top_res[k]);
-		}
-		free(c->res);
+		for (int64_t k = 0; k < c->top_cap; k++)
+			nw_result_free(&c->top_res[k]);
 		free(c->top_res);
 		free(c->top_pairs);
+		if (c->cap == 0) /* none, or bufs[0]'s (--top) */
+			continue;
+		for (int64_t k = 0; k < c->cap; k++)
+			nw_result_free(&c->res[k]);
+		free(c->res);
 		free(c->pairs);
 	}
 	for (int64_t k = 0; run.rc_res && k < run.scratch_cap; k++)
