@@ -587,9 +587,9 @@ static int grow_pairs(nw_pair_t **pairs, int64_t n)
 	return 0;
 }
 
-/* The other chunk buffer for the next chunk, of room for n pairs in every per-chunk array
- * the run uses, once the write stage is done with what it held. */
-static int next_chunk(run_t *run, int64_t n, char *err, size_t errlen)
+/* The other chunk buffer for the next chunk, of room for n pairs (n_top kept by --top) in
+ * every per-chunk array the run uses, once the write stage is done with what it held. */
+static int next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen)
 {
 	chunk_buf_t *c = run->cb = run->cb == &run->bufs[0] ? &run->bufs[1] : &run->bufs[0];
 	double t = now();
@@ -606,10 +606,11 @@ static int next_chunk(run_t *run, int64_t n, char *err, size_t errlen)
 		own->cap = n;
 	c->pairs = own->pairs;
 	c->res = own->res;
-	if (run->opt->top > 0 && n > old_top) {
-		if (grow_pairs(&c->top_pairs, n) < 0 || grow_results(&c->top_res, old_top, n) < 0)
+	if (run->opt->top > 0 && n_top > old_top) {
+		if (grow_pairs(&c->top_pairs, n_top) < 0 ||
+		    grow_results(&c->top_res, old_top, n_top) < 0)
 			goto oom;
-		c->top_cap = n;
+		c->top_cap = n_top;
 	}
 	if (n > old_scratch && run->opt->both_strands &&
 	    (grow_results(&run->rc_res, old_scratch, n) < 0 ||
@@ -651,7 +652,10 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 			uint32_t span = nw_plan_all_span(q0, n_q, all_refs ? (uint32_t)rb->n : 0,
 							 run->chunk_pairs);
 			int64_t n = all_refs ? (int64_t)span * rb->n : span;
-			if ((ret = next_chunk(run, n, err, errlen)) < 0)
+			/* --top keeps at most top references of each query (all vs all only) */
+			const int64_t per_q = all_refs && run->opt->top > 0 && run->opt->top < rb->n
+						      ? run->opt->top : (all_refs ? rb->n : 1);
+			if ((ret = next_chunk(run, n, (int64_t)span * per_q, err, errlen)) < 0)
 				return ret;
 			if (all_refs)
 				nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->cb->pairs);
