@@ -84,8 +84,10 @@ nw_alphabet_t nw_alphabet_guess(const uint64_t counts[256])
 		int up = c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c;
 
 		/* Whitespace never reaches the histogram from the reader; ignore it in case a
-		 * caller builds the histogram from raw lines. */
-		if (n == 0 || c == ' ' || (c >= '\t' && c <= '\r'))
+		 * caller builds the histogram from raw lines. The gap characters of aligned
+		 * FASTA ('-', '.') belong to neither alphabet: the encoder reports them, in the
+		 * alphabet of the letters around them. */
+		if (n == 0 || c == ' ' || (c >= '\t' && c <= '\r') || c == '-' || c == '.')
 			continue;
 		/* Any letter outside the nucleotide codes (E, F, I, L, P, Q, ...), '*' or
 		 * anything else means protein (or invalid input that the encoder reports). */

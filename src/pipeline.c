@@ -407,11 +407,24 @@ static void choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr)
 	} else if (opt->matrix && nw_matrix_builtin_alphabet(opt->matrix) != NW_ALPHA_AUTO) {
 		run->alphabet = nw_matrix_builtin_alphabet(opt->matrix);
 	} else {
-		uint64_t counts[256] = {0};
-		nw_reader_count_chars(qr, counts);
-		nw_reader_count_chars(rr, counts);
+		uint64_t counts[256] = {0}, qc[256] = {0}, rc[256] = {0};
+		nw_reader_count_chars(qr, qc);
+		nw_reader_count_chars(rr, rc);
+		for (int c = 0; c < 256; c++)
+			counts[c] = qc[c] + rc[c];
 		run->alphabet = nw_alphabet_guess(counts);
 		run->alphabet_guessed = 1;
+		/* DNA reads against a protein file (or the reverse) is most often a wrong file:
+		 * say so, since the DNA is then aligned as protein */
+		const nw_alphabet_t qa = nw_alphabet_guess(qc), ra = nw_alphabet_guess(rc);
+		uint64_t nq = 0, nr = 0;
+		for (int c = 0; c < 256; c++)
+			nq += qc[c], nr += rc[c];
+		if (qa != ra && nq > 0 && nr > 0)
+			nw_log_warn("'%s' looks like %s and '%s' like %s: aligning both as %s "
+				    "(--alphabet chooses)", nw_reader_path(qr), nw_alphabet_name(qa),
+				    nw_reader_path(rr), nw_alphabet_name(ra),
+				    nw_alphabet_name(run->alphabet));
 	}
 }
 

@@ -457,7 +457,7 @@ static int read_fastq_body(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errl
 static int read_record(nw_reader_t *r, char *err, size_t errlen)
 {
 	char namebuf[96], bb[8];
-	uint64_t hdr_line, i, name_end;
+	uint64_t hdr_line, i, name_start, name_end;
 	nw_rec_t rec;
 	const char *s;
 	int ret, fastq;
@@ -486,15 +486,25 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 	fastq = s[0] == '@';
 	for (i = 1; i < r->ln_len; i++) {
 		unsigned char c = (unsigned char)s[i];
+		if (c == '\r') /* next_line drops a \r before \n: this one ends a line alone */
+			return fail(r, NW_ERR_FORMAT, err, errlen,
+				    "record #%lld: line %llu holds a carriage return: lines that end "
+				    "in \\r alone (classic Mac) are not read; convert them first, for "
+				    "example with tr '\\r' '\\n'",
+				    (long long)r->n_read + 1, (unsigned long long)hdr_line);
 		if ((c < ' ' && c != '\t') || c == 127)
 			return fail(r, NW_ERR_FORMAT, err, errlen,
 				    "record #%lld: binary data (byte \\x%02X) in the header at line "
 				    "%llu, not FASTA or FASTQ",
 				    (long long)r->n_read + 1, (unsigned)c, (unsigned long long)hdr_line);
 	}
-	for (name_end = 1; name_end < r->ln_len && !is_space((unsigned char)s[name_end]);)
+	/* The name is the first word after the '>' or '@' and any blanks before it
+	 * ("> NAME description", as EMBOSS, BLAST and Biopython read it). */
+	for (name_start = 1; name_start < r->ln_len && (s[name_start] == ' ' || s[name_start] == '\t');)
+		name_start++;
+	for (name_end = name_start; name_end < r->ln_len && !is_space((unsigned char)s[name_end]);)
 		name_end++;
-	if (name_end == 1)
+	if (name_end == name_start)
 		return fail(r, NW_ERR_FORMAT, err, errlen, "record #%lld (line %llu) has no name",
 			    (long long)r->n_read + 1, (unsigned long long)hdr_line);
 
@@ -506,12 +516,12 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 		r->pend = p;
 		r->m_pend = m;
 	}
-	if (grow_text(r, name_end) < 0)
+	if (grow_text(r, name_end - name_start + 1) < 0)
 		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
 	memset(&rec, 0, sizeof(rec));
 	rec.name = r->text_len;
-	memcpy(r->text + r->text_len, s + 1, name_end - 1);
-	r->text_len += name_end;
+	memcpy(r->text + r->text_len, s + name_start, name_end - name_start);
+	r->text_len += name_end - name_start + 1;
 	r->text[r->text_len - 1] = '\0';
 	rec.seq = r->text_len;
 	rec.packed = 1;
@@ -688,7 +698,14 @@ int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err
 			if (rec->packed) /* protein: A, C, G and T are valid letters there too */
 				for (k = 0; k < len; k++)
 					r->codes[k] = (uint8_t)table[(unsigned char)"ACGT"[nw_pack2_code(s, k)]];
-			else if ((k = encode_text(table, s, len, r->codes)) < len)
+			else if ((k = encode_text(table, s, len, r->codes)) < len && (s[k] == '-' || s[k] == '.'))
+				return fail(r, NW_ERR_FORMAT, err, errlen,
+					    REC_FMT ": gap character '%c' at position %llu: nwalign aligns "
+					    "sequences, not alignments; remove the gaps first, for example "
+					    "with sed '/^>/!s/[-.]//g'",
+					    REC_ARGS(name, out->first_record + i), s[k],
+					    (unsigned long long)k + 1);
+			else if (k < len)
 				return fail(r, NW_ERR_FORMAT, err, errlen,
 					    REC_FMT ": invalid character '%s' at position %llu for the "
 					    "%s alphabet",
