@@ -215,6 +215,7 @@ static char *load_genome(const char *path, size_t *len)
 				continue;
 			if (state == 0) {
 				gzclose(gz);
+				free(seq);
 				die("%s: not FASTA (no '>' header before the sequence)", path);
 			}
 			if (c >= 'a' && c <= 'z')
@@ -223,6 +224,7 @@ static char *load_genome(const char *path, size_t *len)
 				c = 'T';
 			if (c < 'A' || c > 'Z') {
 				gzclose(gz);
+				free(seq);
 				die("%s: line %lu: character '%c' outside the DNA alphabet", path, line, c);
 			}
 			if (c != 'A' && c != 'C' && c != 'G' && c != 'T')
@@ -230,8 +232,10 @@ static char *load_genome(const char *path, size_t *len)
 			if (n == cap) {
 				cap *= 2;
 				char *p = realloc(seq, cap);
-				if (!p)
+				if (!p) {
+					free(seq);
 					die("out of memory reading %s", path);
+				}
 				seq = p;
 			}
 			seq[n++] = (char)c;
@@ -240,9 +244,12 @@ static char *load_genome(const char *path, size_t *len)
 	if (r < 0) {
 		int err;
 		const char *msg = gzerror(gz, &err);
+		free(seq);
 		die("cannot read genome %s: %s", path, err == Z_ERRNO ? strerror(errno) : msg);
 	}
 	gzclose(gz);
+	if (state == 0 || n == 0)
+		free(seq);
 	if (state == 0)
 		die("%s: not FASTA (no '>' header)", path);
 	if (n == 0)
