@@ -15,6 +15,8 @@
 # Every nwalign command runs RUNS times (median kept); -v gives the kernel time, so the
 # table has GCUPS over kernel time and over the wall time of the whole command (reading
 # FASTA, packing, transfers, writing TSV). Inputs are made by bench/wgen.c with fixed seeds.
+# B's rows are followed by their floor (run_floor): reading the inputs and writing the
+# output's bytes with cat, the least any aligner must spend on this host.
 #
 # Usage: bench/run.sh [-d DATA] [-n RUNS] [-w WORKLOADS] [-o OUTDIR]
 #   -d DIR  folder with mm_query500.fa.gz, mm_db20k.fa.gz, pairs20k_query150.fa.gz,
@@ -91,6 +93,29 @@ run_nw() {
 	echo "$name: wall ${walls[*]} kernel ${kerns[*]}" >&2
 }
 
+# run_floor NAME OUTPUT INPUTS...: the floor of a command, the median over RUNS of the time
+# to read its inputs (cat > /dev/null) plus the time to write its output's bytes again (cat
+# into a file beside it): what no aligner can beat on this host. After run_nw NAME.
+run_floor() {
+	local name=$1 out=$2 t0 t1 t2 reads=() writes=()
+	shift 2
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(now)
+		cat "$@" >/dev/null
+		t1=$(now)
+		cat "$out" >"$OUTDIR/floor.copy"
+		t2=$(now)
+		reads+=("$(elapsed "$t0" "$t1")")
+		writes+=("$(elapsed "$t1" "$t2")")
+	done
+	rm -f "$OUTDIR/floor.copy"
+	local r w
+	r=$(printf '%s\n' "${reads[@]}" | median)
+	w=$(printf '%s\n' "${writes[@]}" | median)
+	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name" floor - "$(awk -v r="$r" -v w="$w" 'BEGIN {print r + w}')" - - - - >>"$TABLE"
+	RESULTS+=("result $name-floor floor_s=$(awk -v r="$r" -v w="$w" 'BEGIN {printf "%.4f", r + w}') read_s=$r write_s=$w commit=$COMMIT")
+}
+
 # run_peer NAME TOOL CELLS THREADS COMMAND...: one timed run of a CPU peer
 run_peer() {
 	local name=$1 tool=$2 cells=$3 threads=$4 t0 t1 wall gw
@@ -143,11 +168,13 @@ if [[ $WHICH == *B* ]]; then
 	for mode in local global; do
 		run_nw "B-$mode" "$cells" 1000000 -q "$IN/B_q.fa" -r "$IN/B_t.fa" --pairs zip -m "$mode" \
 			--match 2 --mismatch 4 --gap-open 4 --gap-extend 2 --no-header -o "$OUTDIR/B-$mode.tsv"
+		run_floor "B-$mode" "$OUTDIR/B-$mode.tsv" "$IN/B_q.fa" "$IN/B_t.fa"
 	done
 	# with paths: the score passes, then full tracebacks on the GPU (kernel GCUPS are cells of
 	# the pairs over the time of all kernels: GCUPS-equivalent)
 	run_nw B-cigar "$cells" 1000000 -q "$IN/B_q.fa" -r "$IN/B_t.fa" --pairs zip -m local -c \
 		--match 2 --mismatch 4 --gap-open 4 --gap-extend 2 --no-header -o "$OUTDIR/B-cigar.tsv"
+	run_floor B-cigar "$OUTDIR/B-cigar.tsv" "$IN/B_q.fa" "$IN/B_t.fa"
 	if command -v parasail_aligner >/dev/null; then
 		# parasail_aligner aligns all against all: the first 300 queries against the first 300
 		# targets (90,000 pairs of the same lengths), local with traceback, 16-bit striped;

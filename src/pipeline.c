@@ -62,6 +62,7 @@ typedef struct {
 	double stage_s[5];           /* wall seconds by STAGE_*, for -v */
 	double cells, t0, last_progress;
 	int64_t n_pairs;
+	int64_t n_records;           /* records handed to the write stage */
 	int progress_shown;
 } run_t;
 
@@ -392,6 +393,7 @@ static int align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *
 	if (id < 0)
 		return (int)id;
 	run->cb->written_as = id;
+	run->n_records += n_out;
 	run->stage_s[STAGE_WRITE] += now() - t;
 	progress(run, 0);
 	return 0;
@@ -748,9 +750,15 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	feeder_ready = 1;
 	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
 	double t_end = now(), written_s = 0;
+	int64_t written = 0;
 	if (ret == 0)
-		ret = nw_wstage_finish(run.wstage, &written_s, err, errlen);
+		ret = nw_wstage_finish(run.wstage, &written_s, &written, err, errlen);
 	run.wstage = NULL;
+	if (ret == 0 && written != run.n_records) { /* every record accounted for */
+		snprintf(err, errlen, "internal error: %lld records written of %lld",
+			 (long long)written, (long long)run.n_records);
+		ret = NW_ERR_INTERNAL;
+	}
 	if (ret == 0) {
 		ret = nw_writer_close(run.writer, err, errlen);
 		run.writer = NULL;
@@ -759,8 +767,9 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	progress(&run, 1);
 	if (ret == 0) {
 		double sec = now() - run.t0;
-		nw_log_info("%lld pairs, %.4g cells, %.3f s, %.3f GCUPS, backend %s, %d thread%s",
-			    (long long)run.n_pairs, run.cells, sec,
+		nw_log_info("%lld pairs, %lld records written, %.4g cells, %.3f s, %.3f GCUPS, "
+			    "backend %s, %d thread%s", (long long)run.n_pairs, (long long)written,
+			    run.cells, sec,
 			    sec > 0 ? run.cells / sec * 1e-9 : 0.0, run.gpu ? "gpu" : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
 		if (run.params.want_path && !run.params.gact)
@@ -790,7 +799,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 out:
 	if (run.wstage) {
 		char ignored[16];
-		nw_wstage_finish(run.wstage, NULL, ignored, sizeof ignored);
+		nw_wstage_finish(run.wstage, NULL, NULL, ignored, sizeof ignored);
 	}
 	if (run.writer) {
 		char ignored[16];

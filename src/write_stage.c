@@ -33,6 +33,7 @@ struct nw_wstage_s {
 	int ret;                   /* the first error, under lock */
 	char err[512];
 	double busy_s;
+	int64_t records;           /* written (chunks that failed or were dropped: none) */
 };
 
 static double now(void)
@@ -52,6 +53,8 @@ static void write_chunk(nw_wstage_t *s, const chunk_t *c, int failed)
 	int ret = nw_writer_write(s->w, c->qb, c->rb, c->pairs, c->res, c->n, err, sizeof err);
 	pthread_mutex_lock(&s->lock);
 	s->busy_s += now() - t;
+	if (ret == 0)
+		s->records += c->n;
 	if (ret < 0 && s->ret == 0) {
 		s->ret = ret;
 		snprintf(s->err, sizeof s->err, "%s", err);
@@ -142,7 +145,8 @@ int nw_wstage_wait(nw_wstage_t *s, int64_t upto, char *err, size_t errlen)
 	return ret;
 }
 
-int nw_wstage_finish(nw_wstage_t *s, double *busy_s, char *err, size_t errlen)
+int nw_wstage_finish(nw_wstage_t *s, double *busy_s, int64_t *records, char *err,
+		     size_t errlen)
 {
 	if (!s)
 		return 0;
@@ -156,6 +160,8 @@ int nw_wstage_finish(nw_wstage_t *s, double *busy_s, char *err, size_t errlen)
 	int ret = error_of(s, err, errlen);
 	if (busy_s)
 		*busy_s = s->busy_s;
+	if (records)
+		*records = s->records;
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->changed);
 	free(s);

@@ -25,7 +25,9 @@ int64_t nw_wstage_submit(nw_wstage_t *s, const nw_batch_t *qb, const nw_batch_t 
  * 0, or the first write error. */
 int nw_wstage_wait(nw_wstage_t *s, int64_t upto, char *err, size_t errlen);
 /* Write what is queued, stop the thread and free s; 0 or the first write error. The
- * seconds spent formatting and writing go to *busy_s (when not NULL). s may be NULL. */
-int nw_wstage_finish(nw_wstage_t *s, double *busy_s, char *err, size_t errlen);
+ * seconds spent formatting and writing go to *busy_s and the number of records written to
+ * *records (each when not NULL). s may be NULL. */
+int nw_wstage_finish(nw_wstage_t *s, double *busy_s, int64_t *records, char *err,
+		     size_t errlen);
 
 #endif

@@ -212,7 +212,7 @@ done
 
 # -v prints a one-line summary with pairs, cells, GCUPS and the backend.
 "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" -v -t 1 --backend cpu >/dev/null 2>"$tmp/v.err"
-grep -q '24 pairs, .* cells, .* s, .* GCUPS, backend cpu' "$tmp/v.err" && ok || { bad "-v summary"; cat "$tmp/v.err" >&2; }
+grep -q '24 pairs, 24 records written, .* cells, .* s, .* GCUPS, backend cpu' "$tmp/v.err" && ok || { bad "-v summary"; cat "$tmp/v.err" >&2; }
 grep -q 'alphabet dna (detected)' "$tmp/v.err" && ok || bad "-v alphabet"
 
 echo "cli: $pass passed, $fail failed"
