@@ -751,9 +751,14 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
 	double t_end = now(), written_s = 0;
 	int64_t written = 0;
-	if (ret == 0)
-		ret = nw_wstage_finish(run.wstage, &written_s, &written, err, errlen);
-	run.wstage = NULL;
+	{ /* the write stage stops here whatever happened: it may still hold chunks */
+		char ignored[16];
+		int wret = nw_wstage_finish(run.wstage, &written_s, &written,
+					    ret == 0 ? err : ignored, ret == 0 ? errlen : sizeof ignored);
+		run.wstage = NULL;
+		if (ret == 0)
+			ret = wret;
+	}
 	if (ret == 0 && written != run.n_records) { /* every record accounted for */
 		snprintf(err, errlen, "internal error: %lld records written of %lld",
 			 (long long)written, (long long)run.n_records);
