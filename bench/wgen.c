@@ -2,6 +2,8 @@
  * the C library's rand, so a seed means the same sequence everywhere).
  *
  *   wgen random LEN SEED NAME            a random DNA sequence
+ *   wgen reads COUNT LEN SEED            COUNT random reads of LEN bases (r0, r1, ...), one
+ *                                        line each: a stream of any size (bench/stream.sh)
  *   wgen cut START LEN NAME < in.fa      a slice of the first record (0-based start)
  *   wgen mutate SEED SUB INDEL NAME < in.fa
  *                                        a copy of the first record with substitutions at
@@ -78,8 +80,8 @@ static void write_fasta(const char *name, const char *s, size_t n)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: wgen random LEN SEED NAME | cut START LEN NAME < fa | "
-			"mutate SEED SUB INDEL NAME < fa\n");
+	fprintf(stderr, "usage: wgen random LEN SEED NAME | reads COUNT LEN SEED | "
+			"cut START LEN NAME < fa | mutate SEED SUB INDEL NAME < fa\n");
 	return 1;
 }
 
@@ -87,6 +89,24 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage();
+	if (strcmp(argv[1], "reads") == 0 && argc == 5) {
+		unsigned long long count = strtoull(argv[2], NULL, 10);
+		size_t n = strtoull(argv[3], NULL, 10);
+		state = strtoull(argv[4], NULL, 10);
+		char *s = malloc(n + 2);
+		if (!s)
+			return 1;
+		s[n] = '\n';
+		s[n + 1] = '\0';
+		for (unsigned long long k = 0; k < count; k++) {
+			for (size_t i = 0; i < n; i++)
+				s[i] = base();
+			if (printf(">r%llu\n", k) < 0 || fwrite(s, 1, n + 1, stdout) != n + 1)
+				break; /* the reader went away */
+		}
+		free(s);
+		return 0;
+	}
 	if (strcmp(argv[1], "random") == 0 && argc == 5) {
 		size_t n = strtoull(argv[2], NULL, 10);
 		state = strtoull(argv[3], NULL, 10);
