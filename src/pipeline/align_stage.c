@@ -1,0 +1,342 @@
+/* align_stage.c: one chunk of pairs through the engine (see pipeline.h).
+ *
+ * A chunk goes through stages, so that no path is computed for a result that is not
+ * written: scores and spans of every pair (both strands with --strand both; --top ranks
+ * on scores and end cells alone, then finds the spans of the kept pairs), the choice of
+ * strand and of the --top pairs, then the paths of the results kept (src/path.h decides
+ * their kind), and last the reverse-strand coordinates mirrored onto the query as given;
+ * then the write stage takes the chunk. The CPU engine runs on --threads workers that
+ * take pairs from a shared counter.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpu_align.h"
+#include "path.h"
+#include "pipeline.h"
+#include "plan.h"
+
+/* ---------------------------------------------------------------- CPU workers */
+
+enum {
+	JOB_ALIGN,   /* scores and spans (a path too when params want one) */
+	JOB_PATHS,   /* scores and spans are known: compute and check the paths */
+	JOB_FINISH   /* paths are there (GPU): check them (nw_path_finish) */
+};
+
+typedef struct {
+	const run_t *run;
+	const nw_align_params_t *params;
+	const nw_batch_t *qb, *rb;
+	const nw_pair_t *pairs;
+	nw_result_t *res;
+	int64_t n, grain;
+	int64_t next;               /* next pair to take (atomic) */
+	int what;                   /* JOB_* */
+	int failed;                 /* atomic: set by the first failing worker */
+	int err_code;
+} job_t;
+
+static void *cpu_worker(void *arg)
+{
+	job_t *job = arg;
+	const nw_align_params_t *p = job->params;
+	nw_workspace_t *ws = nw_workspace_new();
+	uint8_t *q = malloc((size_t)job->qb->max_len + 1), *r = malloc((size_t)job->rb->max_len + 1);
+	int64_t last_q = -1;
+	int ret = 0;
+	if (!ws || !q || !r)
+		ret = NW_ERR_MEMORY;
+	while (ret == 0 && !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
+		int64_t k0 = __atomic_fetch_add(&job->next, job->grain, __ATOMIC_RELAXED);
+		if (k0 >= job->n)
+			break;
+		int64_t k1 = k0 + job->grain < job->n ? k0 + job->grain : job->n;
+		for (int64_t k = k0; k < k1 && ret == 0; k++) {
+			const nw_pair_t *pr = &job->pairs[k];
+			int64_t qlen = job->qb->len[pr->q], rlen = job->rb->len[pr->r];
+			if (pr->q != last_q) { /* all-vs-all pairs of one query are adjacent */
+				nw_batch_unpack(job->qb, pr->q, q);
+				last_q = pr->q;
+			}
+			nw_batch_unpack(job->rb, pr->r, r);
+			nw_result_t *rs = &job->res[k];
+			ret = job->what == JOB_ALIGN ? nw_cpu_align(p, q, qlen, r, rlen, ws, rs)
+			    : job->what == JOB_PATHS ? nw_cpu_align_path(p, q, qlen, r, rlen, ws, rs)
+						     : nw_path_finish(p, q, qlen, r, rlen, rs);
+		}
+	}
+	if (ret < 0 && !__atomic_exchange_n(&job->failed, 1, __ATOMIC_RELAXED))
+		job->err_code = ret;
+	nw_workspace_free(ws);
+	free(q);
+	free(r);
+	return NULL;
+}
+
+static int run_cpu(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+		   const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+		   int what, char *err, size_t errlen)
+{
+	int nt = run->opt->threads;
+	if (nt > n)
+		nt = n > 0 ? (int)n : 1;
+	job_t job = {.run = run, .params = p, .qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n,
+		     .what = what};
+	job.grain = n / ((int64_t)nt * 16);
+	job.grain = job.grain < 1 ? 1 : job.grain > 64 ? 64 : job.grain;
+	pthread_t *tid = calloc((size_t)nt, sizeof *tid);
+	int started = 0;
+	if (!tid) {
+		snprintf(err, errlen, "out of memory");
+		return NW_ERR_MEMORY;
+	}
+	for (int t = 1; t < nt; t++, started++)
+		if (pthread_create(&tid[t], NULL, cpu_worker, &job) != 0)
+			break;
+	cpu_worker(&job); /* the calling thread works too */
+	for (int t = 1; t <= started; t++)
+		pthread_join(tid[t], NULL);
+	free(tid);
+	if (job.failed) {
+		snprintf(err, errlen, job.err_code == NW_ERR_MEMORY
+				      ? "out of memory while aligning"
+				      : "internal error in the CPU engine (see the message above)");
+		return job.err_code;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- one chunk */
+
+void nw_progress(run_t *run, int final)
+{
+	if (!isatty(STDERR_FILENO) || run->opt->verbose)
+		return;
+	double t = nw_pl_now();
+	if (final) {
+		if (run->progress_shown)
+			fputs("\r\033[K", stderr);
+		return;
+	}
+	if (t - run->t0 < 2 || t - run->last_progress < 0.5)
+		return;
+	fprintf(stderr, "\rnwalign: %lld pairs, %.3g cells, %.1f s", (long long)run->n_pairs,
+		run->cells, t - run->t0);
+	run->last_progress = t;
+	run->progress_shown = 1;
+}
+
+/* A stage of a chunk: n pairs of queries qb (one strand) against references rb. */
+typedef int (*stage_fn)(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+			const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+			char *err, size_t errlen);
+
+/* Scores and spans (with p->ends_only, end cells only) of n pairs with the run's engine;
+ * no path (p->want_path is 0). */
+static int scores(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+		  const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+		  char *err, size_t errlen)
+{
+	int ret = run->gpu ? nw_gpu_align(run->gpu, p, qb, rb, pairs, n, res, err, errlen)
+			   : run_cpu(run, p, qb, rb, pairs, res, n, JOB_ALIGN, err, errlen);
+	for (int64_t k = 0; k < n; k++) {
+		res[k].n_cigar = 0;
+		res[k].path_kind = NW_PATH_NONE;
+		res[k].opt_score = res[k].score;
+	}
+	return ret;
+}
+
+/* Paths of n pairs whose scores and spans res holds, checked by nw_path_finish: on the CPU,
+ * or on the GPU with the checks on the CPU threads. */
+static int paths(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+		 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+		 char *err, size_t errlen)
+{
+	if (!run->gpu)
+		return run_cpu(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
+	int ret = nw_gpu_paths(run->gpu, p, qb, rb, pairs, n, res, err, errlen);
+	return ret < 0 ? ret : run_cpu(run, p, qb, rb, pairs, res, n, JOB_FINISH, err, errlen);
+}
+
+/* Runs stage on every result in the frame of its strand: results with strand 0 against the
+ * query as given, those with strand 1 against its reverse complement (set->q_rc), whose
+ * coordinates they still carry. With --strand both, each strand's pairs and results are
+ * moved into run->sub_pairs / sub_res for the call and back after it. */
+static int on_strands(run_t *run, stage_fn stage, const nw_align_params_t *p,
+		      const nw_batch_set_t *set, const nw_batch_t *rb, const nw_pair_t *pairs,
+		      nw_result_t *res, int64_t n, char *err, size_t errlen)
+{
+	for (int s = 0; s <= 1; s++) {
+		const nw_batch_t *qb = s ? &set->q_rc : &set->q;
+		int64_t m = 0;
+		int ret;
+		for (int64_t k = 0; k < n; k++)
+			m += res[k].strand == s;
+		if (m == 0)
+			continue;
+		if (m == n) /* one strand only (always so without --strand both) */
+			return stage(run, p, qb, rb, pairs, res, n, err, errlen);
+		for (int64_t k = 0, x = 0; k < n; k++)
+			if (res[k].strand == s) {
+				run->sub_pairs[x] = pairs[k];
+				run->sub_res[x++] = res[k];
+			}
+		ret = stage(run, p, qb, rb, run->sub_pairs, run->sub_res, m, err, errlen);
+		for (int64_t k = 0, x = 0; k < n; k++) /* back, so that each owns its CIGAR */
+			if (res[k].strand == s) {
+				res[k] = run->sub_res[x++];
+				res[k].strand = s;
+			}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Scores and spans of n pairs (p: no path). With --strand both the reverse complements
+ * are aligned too (into run->rc_res) and each result keeps the better strand, the query as
+ * given on ties, with the coordinates of that strand's query (see to_query_frame). */
+static int score_strands(run_t *run, const nw_align_params_t *p, const nw_batch_set_t *set,
+			 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res,
+			 int64_t n, char *err, size_t errlen)
+{
+	int ret = scores(run, p, &set->q, rb, pairs, res, n, err, errlen);
+	for (int64_t k = 0; k < n; k++)
+		res[k].strand = 0;
+	if (ret < 0 || !run->opt->both_strands)
+		return ret;
+	if ((ret = scores(run, p, &set->q_rc, rb, pairs, run->rc_res, n, err, errlen)) < 0)
+		return ret;
+	for (int64_t k = 0; k < n; k++) {
+		if (run->rc_res[k].score <= res[k].score)
+			continue;
+		nw_result_t t = res[k]; /* swap, so that each keeps owning a CIGAR buffer */
+		res[k] = run->rc_res[k];
+		run->rc_res[k] = t;
+		res[k].strand = 1;
+	}
+	return 0;
+}
+
+/* Query coordinates of reverse-strand results, found on the reverse complement, mirrored
+ * onto the query as given; their CIGARs stay as computed, following the reference. */
+static void to_query_frame(const nw_batch_t *qb, const nw_pair_t *pairs, nw_result_t *res,
+			   int64_t n)
+{
+	for (int64_t k = 0; k < n; k++) {
+		if (!res[k].strand)
+			continue;
+		int64_t len = qb->len[pairs[k].q], qs = res[k].qstart;
+		res[k].qstart = len - res[k].qend;
+		res[k].qend = len - qs;
+	}
+}
+
+/* Does result a (of reference ra) rank before result b? Higher score, then earlier
+ * reference. */
+static int ranks_before(const nw_result_t *a, uint32_t ra, const nw_result_t *b, uint32_t rb)
+{
+	return a->score > b->score || (a->score == b->score && ra < rb);
+}
+
+/* --top: of each query's n_ref pairs (adjacent, reference order), keep the run's top best
+ * in rank order. Returns the number of pairs kept in run->cb->top_pairs; run->cb->top_res gets
+ * their strands, scores and end cells. */
+static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
+{
+	int64_t kept = 0, top = run->opt->top < (int)n_ref ? run->opt->top : n_ref;
+	for (int64_t q0 = 0; q0 < n; q0 += n_ref) {
+		nw_pair_t *best = run->cb->top_pairs + kept; /* sorted, best first */
+		const nw_result_t *res = run->cb->res + q0;
+		int64_t have = 0;
+		for (uint32_t j = 0; j < n_ref; j++) {
+			if (have == top && !ranks_before(&res[j], j, &res[best[top - 1].r], best[top - 1].r))
+				continue;
+			int64_t k = have < top ? have++ : top - 1;
+			while (k > 0 && ranks_before(&res[j], j, &res[best[k - 1].r], best[k - 1].r)) {
+				best[k] = best[k - 1];
+				k--;
+			}
+			best[k] = run->cb->pairs[q0 + j];
+		}
+		for (int64_t k = 0; k < have; k++) { /* what starts_only needs: score and end */
+			const nw_result_t *from = &res[best[k].r];
+			nw_result_t *to = &run->cb->top_res[kept + k];
+			to->strand = from->strand;
+			to->score = from->score;
+			to->qstart = from->qstart, to->qend = from->qend;
+			to->rstart = from->rstart, to->rend = from->rend;
+		}
+		kept += have;
+	}
+	return kept;
+}
+
+int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
+		       char *err, size_t errlen)
+{
+	const nw_batch_t *qb = &set->q;
+	nw_pair_t *out_pairs = run->cb->pairs;
+	nw_result_t *out_res = run->cb->res;
+	nw_align_params_t sp = run->params; /* the score stages */
+	int64_t n_out = n;
+	int ret;
+	double t = nw_pl_now(), t1;
+	sp.want_path = 0;
+	/* --top ranks and --strand both picks by score and end cell alone; the starts (a
+	 * reverse pass each) are found only for the results kept */
+	sp.ends_only = run->opt->top > 0 || run->opt->both_strands;
+	if (run->opt->top > 0 && run->gpu && !run->opt->both_strands) {
+		/* ranked on the device: only the kept results come back */
+		if ((ret = nw_gpu_top(run->gpu, &sp, qb, rb, run->cb->pairs, n, rb->n, run->opt->top,
+				      run->cb->top_pairs, run->cb->top_res, &n_out, err, errlen)) < 0)
+			return ret;
+		out_pairs = run->cb->top_pairs;
+		out_res = run->cb->top_res;
+	} else {
+		if ((ret = score_strands(run, &sp, set, rb, run->cb->pairs, run->cb->res, n, err,
+					 errlen)) < 0)
+			return ret;
+		if (run->opt->top > 0) {
+			n_out = select_top(run, n, (uint32_t)rb->n);
+			out_pairs = run->cb->top_pairs;
+			out_res = run->cb->top_res;
+		}
+	}
+	run->stage_s[STAGE_SCORES] += (t1 = nw_pl_now()) - t;
+	t = t1;
+	if (sp.ends_only) { /* the starts of the kept results, on their strands */
+		sp.ends_only = 0;
+		sp.starts_only = 1;
+		if ((ret = on_strands(run, scores, &sp, set, rb, out_pairs, out_res, n_out, err,
+				      errlen)) < 0)
+			return ret;
+	}
+	run->stage_s[STAGE_STARTS] += (t1 = nw_pl_now()) - t;
+	t = t1;
+	if (run->params.want_path) {
+		if ((ret = on_strands(run, paths, &run->params, set, rb, out_pairs, out_res, n_out,
+				      err, errlen)) < 0)
+			return ret;
+		for (int64_t k = 0; k < n_out; k++)
+			run->n_paths[out_res[k].path_kind]++;
+	}
+	to_query_frame(qb, out_pairs, out_res, n_out);
+	run->stage_s[STAGE_PATHS] += (t1 = nw_pl_now()) - t;
+	t = t1;
+	run->n_pairs += n;
+	run->cells += nw_plan_cells(qb, rb, run->cb->pairs, n);
+	int64_t id = nw_wstage_submit(run->wstage, qb, rb, out_pairs, out_res, n_out, err, errlen);
+	if (id < 0)
+		return (int)id;
+	run->cb->written_as = id;
+	run->n_records += n_out;
+	run->stage_s[STAGE_WRITE] += nw_pl_now() - t;
+	nw_progress(run, 0);
+	return 0;
+}
+

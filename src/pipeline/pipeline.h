@@ -1,0 +1,103 @@
+/* pipeline.h: what the files of the run share (src/pipeline/). Not an interface outside
+ * the pipeline: nw_run (nwalign.h) is.
+ *
+ *   run.c          the run: set-up, batch sets from the read stage, chunks, the end
+ *   setup.c        alphabet, scoring, the GPU opened beside the reading, SAM's references
+ *   feeder.c       the read stage: batch sets read and packed on a thread of their own
+ *   align_stage.c  one chunk through the engine: scores, --top, starts, paths, strands
+ *   write_stage.c  the write stage: records formatted and written on threads of their own
+ */
+#ifndef NW_PIPELINE_H
+#define NW_PIPELINE_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "feeder.h"
+#include "gpu.h"
+#include "nwalign.h"
+#include "path.h"
+#include "write_stage.h"
+#include "writer.h"
+
+/* A chunk's pairs and results, and the pairs --top keeps with theirs; CIGAR buffers are
+ * reused from chunk to chunk. With --top only the kept ones are written, so both buffers
+ * share one pairs and res (bufs[0]'s): a chunk of all against all holds millions. */
+typedef struct {
+	nw_pair_t *pairs;
+	nw_result_t *res;
+	int64_t cap;                 /* of pairs and res when this buffer owns them */
+	nw_pair_t *top_pairs;        /* --top: the kept pairs and their results */
+	nw_result_t *top_res;
+	int64_t top_cap;
+	int64_t written_as;          /* the write stage's number for the chunk; -1: none */
+} chunk_buf_t;
+
+typedef struct {
+	const nw_opt_t *opt;
+	nw_alphabet_t alphabet;
+	int alphabet_guessed;
+	nw_scoring_t sc;
+	nw_align_params_t params;    /* want_path set when the output needs a path */
+	nw_gpu_t *gpu;               /* NULL: the CPU engine */
+	int64_t chunk_pairs;         /* pairs a chunk may hold: the engine's choice */
+	chunk_buf_t bufs[2];         /* a chunk aligns in one while the other is written */
+	chunk_buf_t *cb;             /* the chunk being aligned: one of bufs */
+	int64_t scratch_cap;         /* of rc_res, sub_pairs and sub_res */
+	nw_result_t *rc_res;         /* --strand both: results of the reverse complements */
+	nw_pair_t *sub_pairs;        /* --strand both: the pairs of one strand, and their */
+	nw_result_t *sub_res;        /* results moved here for a stage (owning nothing) */
+	int64_t n_paths[NW_PATH_KINDS]; /* paths written, by kind (NW_PATH_*) */
+	nw_writer_t *writer;
+	nw_wstage_t *wstage;         /* formats and writes beside the engine */
+	double stage_s[5];           /* wall seconds by STAGE_*, for -v */
+	double cells, t0, last_progress;
+	int64_t n_pairs;
+	int64_t n_records;           /* records handed to the write stage */
+	int progress_shown;
+} run_t;
+
+/* Seconds on the monotonic clock. */
+static inline double nw_pl_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Where a run's wall time goes, for -v: waiting for the reader, the score passes (both
+ * strands, --top's selection, starts), the paths, waiting for the write stage. */
+enum { STAGE_READ, STAGE_SCORES, STAGE_STARTS, STAGE_PATHS, STAGE_WRITE };
+
+/* align_stage.c: the n pairs of run->cb through the engine, then to the write stage. */
+int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
+		   char *err, size_t errlen);
+/* align_stage.c: the progress line on a terminal (final: erase it). */
+void nw_progress(run_t *run, int final);
+
+/* setup.c */
+/* The GPU is opened on a thread of its own while the inputs are read: starting the CUDA
+ * driver and a context takes a few tenths of a second, as long as reading a batch. */
+typedef struct {
+	const nw_opt_t *opt;
+	pthread_t tid;
+	int started;
+	int ret;             /* 0: run->gpu set or the CPU engine chosen; < 0: err says why */
+	double open_s;       /* seconds the opening took (on its thread) */
+	double waited_s;     /* seconds the run waited for it */
+	nw_gpu_t *gpu;
+	char err[256];
+} gpu_opener_t;
+void nw_choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr);
+int nw_setup_scoring(run_t *run, char *err, size_t errlen);
+void nw_gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt);
+/* The engine: the GPU the opener found (joined here), or the CPU. */
+int nw_setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen);
+/* An opener not joined (an error came first): wait for it and close what it opened. */
+void nw_gpu_opener_finish(gpu_opener_t *o);
+/* Names and lengths of every reference, for the SAM header (see setup.c). */
+int nw_collect_refs(run_t *run, const nw_batch_t *all_refs, nw_ref_list_t *list,
+		    nw_batch_t *sam_refs, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,276 @@
+/* run.c: the run from input files to output records.
+ *
+ *   readers -> alphabet + scoring -> packed batches -> pair chunks -> engine -> writer
+ *
+ * All vs all: every reference is read and packed once and held in memory; queries stream
+ * in batches of --batch-size records, and each batch is cut into chunks of whole queries
+ * (plan.c) so that results stay bounded. Zip: queries and references are read in
+ * lockstep, batch by batch. The next batch is read on a thread of its own (feeder.c) while
+ * the current one aligns (align_stage.c) and the one before is written (write_stage.c).
+ * Results are written in input order whatever the engine. pipeline.h lists the stages'
+ * files.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+#include "plan.h"
+
+/* Grow *res from old to n results, the new ones zeroed (no CIGAR buffer yet). */
+static int grow_results(nw_result_t **res, int64_t old, int64_t n)
+{
+	nw_result_t *r = realloc(*res, (size_t)n * sizeof *r);
+	if (!r)
+		return NW_ERR_MEMORY;
+	memset(r + old, 0, (size_t)(n - old) * sizeof *r);
+	*res = r;
+	return 0;
+}
+
+static int grow_pairs(nw_pair_t **pairs, int64_t n)
+{
+	nw_pair_t *p = realloc(*pairs, (size_t)n * sizeof *p);
+	if (!p)
+		return NW_ERR_MEMORY;
+	*pairs = p;
+	return 0;
+}
+
+/* The other chunk buffer for the next chunk, of room for n pairs (n_top kept by --top) in
+ * every per-chunk array the run uses, once the write stage is done with what it held. */
+static int next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen)
+{
+	chunk_buf_t *c = run->cb = run->cb == &run->bufs[0] ? &run->bufs[1] : &run->bufs[0];
+	double t = nw_pl_now();
+	int ret = nw_wstage_wait(run->wstage, c->written_as, err, errlen);
+	run->stage_s[STAGE_WRITE] += nw_pl_now() - t;
+	if (ret < 0)
+		return ret;
+	c->written_as = -1;
+	chunk_buf_t *own = run->opt->top > 0 ? &run->bufs[0] : c; /* of pairs and res */
+	const int64_t old = own->cap, old_top = c->top_cap, old_scratch = run->scratch_cap;
+	if (n > old && (grow_pairs(&own->pairs, n) < 0 || grow_results(&own->res, old, n) < 0))
+		goto oom;
+	if (n > old)
+		own->cap = n;
+	c->pairs = own->pairs;
+	c->res = own->res;
+	if (run->opt->top > 0 && n_top > old_top) {
+		if (grow_pairs(&c->top_pairs, n_top) < 0 ||
+		    grow_results(&c->top_res, old_top, n_top) < 0)
+			goto oom;
+		c->top_cap = n_top;
+	}
+	if (n > old_scratch && run->opt->both_strands &&
+	    (grow_results(&run->rc_res, old_scratch, n) < 0 ||
+	     grow_results(&run->sub_res, old_scratch, n) < 0 || grow_pairs(&run->sub_pairs, n) < 0))
+		goto oom;
+	if (n > old_scratch)
+		run->scratch_cap = n;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
+	return NW_ERR_MEMORY;
+}
+
+/* Wait until the write stage is done with every chunk but the last one. */
+static int wait_writes_but_last(run_t *run, char *err, size_t errlen)
+{
+	const chunk_buf_t *other = run->cb == &run->bufs[0] ? &run->bufs[1] : &run->bufs[0];
+	double t = nw_pl_now();
+	int ret = nw_wstage_wait(run->wstage, other->written_as, err, errlen);
+	run->stage_s[STAGE_WRITE] += nw_pl_now() - t;
+	return ret;
+}
+
+/* ---------------------------------------------------------------- the two pairings */
+
+/* Every batch set from the feeder, cut into chunks: whole queries against every
+ * reference (all_refs) for all vs all, record i with record i for zip. */
+static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, int64_t nq,
+		       char *err, size_t errlen)
+{
+	int ret = 0;
+	double t = nw_pl_now();
+	nw_batch_set_t *s = nw_feeder_first(fd, nq, err, errlen);
+	for (; s && s->q.n > 0; t = nw_pl_now(), s = nw_feeder_next(fd, err, errlen)) {
+		run->stage_s[STAGE_READ] += nw_pl_now() - t;
+		const nw_batch_t *rb = all_refs ? all_refs : &s->r;
+		uint32_t n_q = (uint32_t)s->q.n;
+		for (uint32_t q0 = 0; q0 < n_q;) {
+			uint32_t span = nw_plan_all_span(q0, n_q, all_refs ? (uint32_t)rb->n : 0,
+							 run->chunk_pairs);
+			int64_t n = all_refs ? (int64_t)span * rb->n : span;
+			/* --top keeps at most top references of each query (all vs all only) */
+			const int64_t per_q = all_refs && run->opt->top > 0 && run->opt->top < rb->n
+						      ? run->opt->top : (all_refs ? rb->n : 1);
+			if ((ret = next_chunk(run, n, (int64_t)span * per_q, err, errlen)) < 0)
+				return ret;
+			if (all_refs)
+				nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->cb->pairs);
+			else
+				nw_plan_zip(q0, q0 + span, run->cb->pairs);
+			if ((ret = nw_align_chunk(run, s, rb, n, err, errlen)) < 0)
+				return ret;
+			q0 += span;
+		}
+		/* the next read refills the set before this one: its chunks must be written */
+		if ((ret = wait_writes_but_last(run, err, errlen)) < 0)
+			return ret;
+	}
+	return s ? 0 : fd->ret; /* NULL: the feeder failed, its message is in err */
+}
+
+/* ---------------------------------------------------------------- entry point */
+
+int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
+{
+	run_t run = {.opt = opt, .chunk_pairs = NW_CHUNK_PAIRS};
+	nw_reader_t *qr = NULL, *rr = NULL;
+	nw_batch_t rb, sam_refs;
+	nw_feeder_t feeder;
+	int feeder_ready = 0;
+	nw_ref_list_t refs = {0};
+	gpu_opener_t opener;
+	int ret, zip = opt->pairing == NW_PAIRS_ZIP;
+	int64_t nq = 0, nr = 0;
+
+	nw_batch_init(&rb, NW_ALPHA_AUTO);
+	nw_batch_init(&sam_refs, NW_ALPHA_AUTO);
+	run.cb = &run.bufs[0];
+	run.bufs[0].written_as = run.bufs[1].written_as = -1;
+	run.t0 = nw_pl_now();
+	nw_gpu_opener_start(&opener, opt);
+	ret = NW_ERR_IO;
+	if (!(rr = nw_reader_open(opt->ref_path, err, errlen)) ||
+	    !(qr = nw_reader_open(opt->query_path, err, errlen)))
+		goto out;
+	/* References first: all of them for all-vs-all, the first batch for zip. */
+	if ((nq = nw_reader_fill(qr, opt->batch_records, opt->batch_residues, err, errlen)) < 0 ||
+	    (nr = nw_reader_fill(rr, zip ? nq : INT64_MAX, UINT64_MAX, err, errlen)) < 0) {
+		ret = (int)(nq < 0 ? nq : nr);
+		goto out;
+	}
+	nw_choose_alphabet(&run, qr, rr);
+	if ((ret = nw_setup_scoring(&run, err, errlen)) < 0 ||
+	    (ret = nw_setup_backend(&run, &opener, err, errlen)) < 0)
+		goto out;
+	run.params.mode = opt->mode;
+	run.params.sc = &run.sc;
+	run.params.want_path = opt->cigar || opt->format != NW_FMT_TSV;
+	nw_opt_gact(opt, &run.params.tile, &run.params.overlap);
+	run.params.gact = opt->gact;
+	run.params.max_deficit = opt->max_deficit >= 0 ? opt->max_deficit : NW_GACT_MAX_DEFICIT;
+	if (!zip && (ret = nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
+		goto out;
+	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
+		    nw_alphabet_name(run.alphabet), run.alphabet_guessed ? " (detected)" : "",
+		    run.sc.name, run.sc.gap_open, run.sc.gap_extend,
+		    opt->mode == NW_MODE_GLOBAL ? "global" : opt->mode == NW_MODE_LOCAL ? "local" : "semiglobal",
+		    run.gpu ? nw_gpu_describe(run.gpu) : "cpu");
+	if ((ret = nw_collect_refs(&run, zip ? NULL : &rb, &refs, &sam_refs, err, errlen)) < 0)
+		goto out;
+	if (!(run.writer = nw_writer_open(opt, &refs, err, errlen))) {
+		ret = NW_ERR_IO;
+		goto out;
+	}
+	if (!(run.wstage = nw_wstage_start(run.writer))) {
+		snprintf(err, errlen, "out of memory starting the output");
+		ret = NW_ERR_MEMORY;
+		goto out;
+	}
+	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands,
+		       opt->batch_records, opt->batch_residues);
+	feeder_ready = 1;
+	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
+	double t_end = nw_pl_now(), written_s = 0;
+	int64_t written = 0;
+	{ /* the write stage stops here whatever happened: it may still hold chunks */
+		char ignored[16];
+		int wret = nw_wstage_finish(run.wstage, &written_s, &written,
+					    ret == 0 ? err : ignored, ret == 0 ? errlen : sizeof ignored);
+		run.wstage = NULL;
+		if (ret == 0)
+			ret = wret;
+	}
+	if (ret == 0 && written != run.n_records) { /* every record accounted for */
+		snprintf(err, errlen, "internal error: %lld records written of %lld",
+			 (long long)written, (long long)run.n_records);
+		ret = NW_ERR_INTERNAL;
+	}
+	if (ret == 0) {
+		ret = nw_writer_close(run.writer, err, errlen);
+		run.writer = NULL;
+	}
+	run.stage_s[STAGE_WRITE] += nw_pl_now() - t_end;
+	nw_progress(&run, 1);
+	if (ret == 0) {
+		double sec = nw_pl_now() - run.t0;
+		nw_log_info("%lld pairs, %lld records written, %.4g cells, %.3f s, %.3f GCUPS, "
+			    "backend %s, %d thread%s", (long long)run.n_pairs, (long long)written,
+			    run.cells, sec,
+			    sec > 0 ? run.cells / sec * 1e-9 : 0.0, run.gpu ? "gpu" : "cpu",
+			    opt->threads, opt->threads == 1 ? "" : "s");
+		if (run.params.want_path && !run.params.gact)
+			nw_log_info("paths: %lld full, %lld exact", (long long)run.n_paths[NW_PATH_FULL],
+				    (long long)run.n_paths[NW_PATH_EXACT]);
+		else if (run.params.want_path)
+			nw_log_info("paths: %lld full, %lld gact (T=%d O=%d), %lld recomputed exactly "
+				    "(over %g below the optimum)", (long long)run.n_paths[NW_PATH_FULL],
+				    (long long)run.n_paths[NW_PATH_GACT], run.params.tile,
+				    run.params.overlap, (long long)run.n_paths[NW_PATH_REDONE],
+				    run.params.max_deficit);
+		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f, "
+			    "waiting for output %.3f; writing %.3f beside them",
+			    run.stage_s[STAGE_READ], run.stage_s[STAGE_SCORES],
+			    run.stage_s[STAGE_STARTS], run.stage_s[STAGE_PATHS],
+			    run.stage_s[STAGE_WRITE], written_s);
+		if (run.gpu) {
+			const double tk = nw_gpu_first_kernel_time(run.gpu);
+			nw_log_info("gpu opened in %.3f s beside the reading (waited for %.3f s), first "
+				    "kernel at %.3f s", opener.open_s, opener.waited_s,
+				    tk > 0 ? tk - run.t0 : 0.0);
+			double k = nw_gpu_kernel_seconds(run.gpu);
+			nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s", k,
+				    k > 0 ? run.cells / k * 1e-9 : 0.0, nw_gpu_describe(run.gpu));
+		}
+	}
+out:
+	if (run.wstage) {
+		char ignored[16];
+		nw_wstage_finish(run.wstage, NULL, NULL, ignored, sizeof ignored);
+	}
+	if (run.writer) {
+		char ignored[16];
+		nw_writer_close(run.writer, ignored, sizeof ignored);
+	}
+	for (int b = 0; b < 2; b++) {
+		chunk_buf_t *c = &run.bufs[b];
+		for (int64_t k = 0; k < c->top_cap; k++)
+			nw_result_free(&c->top_res[k]);
+		free(c->top_res);
+		free(c->top_pairs);
+		if (c->cap == 0) /* none, or bufs[0]'s (--top) */
+			continue;
+		for (int64_t k = 0; k < c->cap; k++)
+			nw_result_free(&c->res[k]);
+		free(c->res);
+		free(c->pairs);
+	}
+	for (int64_t k = 0; run.rc_res && k < run.scratch_cap; k++)
+		nw_result_free(&run.rc_res[k]);
+	free(run.rc_res);
+	free(run.sub_res); /* copies only: the CIGARs are owned by res, top_res and rc_res */
+	free(run.sub_pairs);
+	if (feeder_ready)
+		nw_feeder_free(&feeder);
+	free(refs.name);
+	nw_batch_free(&rb);
+	nw_batch_free(&sam_refs);
+	nw_reader_close(qr);
+	nw_reader_close(rr);
+	nw_gpu_opener_finish(&opener);
+	if (run.gpu)
+		nw_gpu_close(run.gpu);
+	return ret;
+}

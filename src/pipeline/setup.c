@@ -1,0 +1,179 @@
+/* setup.c: what a run decides before its first chunk (see pipeline.h): the alphabet, the
+ * scoring, the engine (the GPU is opened on a thread of its own while the inputs are
+ * read), and the reference list SAM's header needs.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+
+void nw_choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr)
+{
+	const nw_opt_t *opt = run->opt;
+	if (opt->alphabet != NW_ALPHA_AUTO) {
+		run->alphabet = opt->alphabet;
+	} else if (opt->matrix && nw_matrix_builtin_alphabet(opt->matrix) != NW_ALPHA_AUTO) {
+		run->alphabet = nw_matrix_builtin_alphabet(opt->matrix);
+	} else {
+		uint64_t counts[256] = {0}, qc[256] = {0}, rc[256] = {0};
+		nw_reader_count_chars(qr, qc);
+		nw_reader_count_chars(rr, rc);
+		for (int c = 0; c < 256; c++)
+			counts[c] = qc[c] + rc[c];
+		run->alphabet = nw_alphabet_guess(counts);
+		run->alphabet_guessed = 1;
+		/* DNA reads against a protein file (or the reverse) is most often a wrong file:
+		 * say so, since the DNA is then aligned as protein */
+		const nw_alphabet_t qa = nw_alphabet_guess(qc), ra = nw_alphabet_guess(rc);
+		uint64_t nq = 0, nr = 0;
+		for (int c = 0; c < 256; c++)
+			nq += qc[c], nr += rc[c];
+		if (qa != ra && nq > 0 && nr > 0)
+			nw_log_warn("'%s' looks like %s and '%s' like %s: aligning both as %s "
+				    "(--alphabet chooses)", nw_reader_path(qr), nw_alphabet_name(qa),
+				    nw_reader_path(rr), nw_alphabet_name(ra),
+				    nw_alphabet_name(run->alphabet));
+	}
+}
+
+int nw_setup_scoring(run_t *run, char *err, size_t errlen)
+{
+	const nw_opt_t *opt = run->opt;
+	int dna = run->alphabet == NW_ALPHA_DNA;
+	int go = opt->gap_open >= 0 ? opt->gap_open : dna ? 4 : 11;
+	int ge = opt->gap_extend >= 0 ? opt->gap_extend : dna ? 2 : 1;
+	if (!dna && opt->both_strands) {
+		snprintf(err, errlen, "--strand both needs DNA, but the input looks like protein");
+		return NW_ERR_USAGE;
+	}
+	if (!dna && (opt->match >= 0 || opt->mismatch >= 0)) {
+		snprintf(err, errlen, "--match/--mismatch score DNA, but the input looks like protein "
+				      "(use --matrix, or -a dna)");
+		return NW_ERR_USAGE;
+	}
+	if (opt->matrix)
+		return nw_scoring_matrix(&run->sc, opt->matrix, run->alphabet, go, ge, err, errlen);
+	if (dna)
+		return nw_scoring_dna(&run->sc, opt->match >= 0 ? opt->match : 2,
+				      opt->mismatch >= 0 ? opt->mismatch : 4, go, ge, err, errlen);
+	return nw_scoring_matrix(&run->sc, "blosum62", NW_ALPHA_PROTEIN, go, ge, err, errlen);
+}
+
+
+static void open_gpu_timed(gpu_opener_t *o);
+
+static void *open_gpu(void *arg)
+{
+	gpu_opener_t *o = arg;
+	double t = nw_pl_now();
+	open_gpu_timed(o);
+	o->open_s = nw_pl_now() - t;
+	return NULL;
+}
+
+static void open_gpu_timed(gpu_opener_t *o)
+{
+	const nw_opt_t *opt = o->opt;
+	o->ret = 0;
+	if (!nw_gpu_built()) { /* --backend gpu without CUDA: the stub says so */
+		if (!(o->gpu = nw_gpu_open(opt->device, o->err, sizeof o->err)))
+			o->ret = NW_ERR_GPU;
+		return;
+	}
+	int count = nw_gpu_device_count();
+	if (opt->backend == NW_BACKEND_AUTO && count <= opt->device)
+		return;
+	if (opt->backend == NW_BACKEND_GPU && count == 0) {
+		snprintf(o->err, sizeof o->err, "--backend gpu: no CUDA device found");
+		o->ret = NW_ERR_GPU;
+		return;
+	}
+	if (!(o->gpu = nw_gpu_open(opt->device, o->err, sizeof o->err)))
+		o->ret = NW_ERR_GPU;
+	return;
+}
+
+void nw_gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt)
+{
+	memset(o, 0, sizeof *o);
+	o->opt = opt;
+	if (opt->backend == NW_BACKEND_CPU || (opt->backend == NW_BACKEND_AUTO && !nw_gpu_built()))
+		return;
+	if (nw_gpu_built() && pthread_create(&o->tid, NULL, open_gpu, o) == 0)
+		o->started = 1;
+	else
+		open_gpu(o); /* no CUDA (nothing to wait for), or no thread: here */
+}
+
+/* The engine: the GPU the opener found, or the CPU. */
+int nw_setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
+{
+	if (o->started) {
+		double t = nw_pl_now();
+		pthread_join(o->tid, NULL);
+		o->waited_s = nw_pl_now() - t;
+		o->started = 0;
+	}
+	if (o->ret < 0) {
+		snprintf(err, errlen, "%s", o->err);
+		return o->ret;
+	}
+	run->gpu = o->gpu;
+	o->gpu = NULL;
+	if (run->gpu && nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
+		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu);
+	return 0;
+}
+
+/* An opener not joined (an error came first): wait for it and close what it opened. */
+void nw_gpu_opener_finish(gpu_opener_t *o)
+{
+	if (o->started)
+		pthread_join(o->tid, NULL);
+	o->started = 0;
+	if (o->gpu)
+		nw_gpu_close(o->gpu);
+	o->gpu = NULL;
+}
+
+/* Names and lengths of every reference, for the SAM header. In zip mode this reads the
+ * reference file once more before the run (so it cannot be stdin). */
+int nw_collect_refs(run_t *run, const nw_batch_t *all_refs, nw_ref_list_t *list,
+			nw_batch_t *keep, char *err, size_t errlen)
+{
+	const nw_opt_t *opt = run->opt;
+	memset(list, 0, sizeof *list);
+	if (opt->format != NW_FMT_SAM)
+		return 0;
+	const nw_batch_t *src = all_refs;
+	if (!src) {
+		if (strcmp(opt->ref_path, "-") == 0) {
+			snprintf(err, errlen, "SAM output with --pairs zip reads the reference file twice, so it cannot be stdin");
+			return NW_ERR_USAGE;
+		}
+		nw_reader_t *r = nw_reader_open(opt->ref_path, err, errlen);
+		if (!r)
+			return NW_ERR_IO;
+		nw_batch_init(keep, run->alphabet);
+		/* One fill without limits takes every record. */
+		int64_t got = nw_reader_fill(r, INT64_MAX, UINT64_MAX, err, errlen);
+		if (got >= 0)
+			got = nw_reader_encode(r, run->alphabet, keep, err, errlen);
+		nw_reader_close(r);
+		if (got < 0)
+			return (int)got;
+		src = keep;
+	}
+	list->n = src->n;
+	list->name = malloc(sizeof(char *) * (size_t)(src->n + 1));
+	list->len = src->len;
+	if (!list->name) {
+		snprintf(err, errlen, "out of memory");
+		return NW_ERR_MEMORY;
+	}
+	for (int64_t i = 0; i < src->n; i++)
+		list->name[i] = (char *)nw_batch_name(src, i);
+	return 0;
+}
+
