@@ -8,8 +8,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "pipeline.h" /* nw_pl_now */
 #include "write_stage.h"
 
 #define NW_WSTAGE_DEPTH 4
@@ -36,23 +36,16 @@ struct nw_wstage_s {
 	int64_t records;           /* written (chunks that failed or were dropped: none) */
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Write one chunk unless an error came before; records the first error. */
 static void write_chunk(nw_wstage_t *s, const chunk_t *c, int failed)
 {
 	char err[512];
 	if (failed)
 		return;
-	double t = now();
+	double t = nw_pl_now();
 	int ret = nw_writer_write(s->w, c->qb, c->rb, c->pairs, c->res, c->n, err, sizeof err);
 	pthread_mutex_lock(&s->lock);
-	s->busy_s += now() - t;
+	s->busy_s += nw_pl_now() - t;
 	if (ret == 0)
 		s->records += c->n;
 	if (ret < 0 && s->ret == 0) {
