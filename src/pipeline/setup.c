@@ -60,19 +60,8 @@ int nw_setup_scoring(run_t *run, char *err, size_t errlen)
 	return nw_scoring_matrix(&run->sc, "blosum62", NW_ALPHA_PROTEIN, go, ge, err, errlen);
 }
 
-
-static void open_gpu_timed(gpu_opener_t *o);
-
-static void *open_gpu(void *arg)
-{
-	gpu_opener_t *o = arg;
-	double t = nw_pl_now();
-	open_gpu_timed(o);
-	o->open_s = nw_pl_now() - t;
-	return NULL;
-}
-
-static void open_gpu_timed(gpu_opener_t *o)
+/* Opens the device the options ask for, or leaves o->gpu NULL (auto without a device). */
+static void open_device(gpu_opener_t *o)
 {
 	const nw_opt_t *opt = o->opt;
 	o->ret = 0;
@@ -91,7 +80,16 @@ static void open_gpu_timed(gpu_opener_t *o)
 	}
 	if (!(o->gpu = nw_gpu_open(opt->device, o->err, sizeof o->err)))
 		o->ret = NW_ERR_GPU;
-	return;
+}
+
+/* The opener's thread: open_device, timed for -v. */
+static void *open_gpu(void *arg)
+{
+	gpu_opener_t *o = arg;
+	double t = nw_pl_now();
+	open_device(o);
+	o->open_s = nw_pl_now() - t;
+	return NULL;
 }
 
 void nw_gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt)
