@@ -1,7 +1,7 @@
 /* nwalign.h: the one public header of nwalign, an exact pairwise sequence aligner.
  *
  * Data path: reader (src/io/seqio.c) -> packed batch (src/io/pack.c) -> pair plan
- * (src/plan.c) -> engine (src/cpu_align.c, src/gpu/) -> results -> writers (src/io/).
+ * (src/plan.c) -> engine (src/cpu/, src/gpu/) -> results -> writers (src/io/).
  *
  * Conventions shared by every engine and writer:
  *  - Coordinates are 0-based, half-open ([start, end)).

@@ -24,7 +24,7 @@
  *    of the last stripe's window (nw_plast_*), the halves of a Myers-Miller split (limited
  *    to the band of its sub-problem's optimum, src/band.h, or the whole matrix).
  *
- * Direction nibble of cell (i, j), the rule of src/cpu_path.c's full matrix, so that the
+ * Direction nibble of cell (i, j), the rule of src/cpu/cpu_path.c's full matrix, so that the
  * same matrix gives the same path on both engines:
  *   bits 0-1: where H[i][j] comes from: 0 the diagonal, 1 E (horizontal gap), 2 F
  *             (vertical gap); the diagonal wins ties, then E;
@@ -388,7 +388,7 @@ struct nw_pthread {
 	}
 };
 
-/* CIGAR runs of one trace, written last first with the same walk as src/cpu_path.c. */
+/* CIGAR runs of one trace, written last first with the same walk as src/cpu/cpu_path.c. */
 struct nw_prun_writer {
 	uint32_t *out;
 	int32_t n;

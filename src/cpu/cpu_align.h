@@ -111,7 +111,7 @@ typedef struct {
 	int64_t bonus;          /* CORNER: a gap open waived at the far end (a continued gap) */
 	int stop;               /* NW_SWEEP_* */
 	const int64_t *sq, *sr; /* nw_best_sums of rows a[0..rows or na) and columns b[0..nb) */
-	uint8_t *dir;           /* direction bits, row stride nb + 1 (src/cpu_path.c); NULL: none */
+	uint8_t *dir;           /* direction bits, row stride nb + 1 (src/cpu/cpu_path.c); NULL: none */
 } nw_sweep_t;
 
 /* Runs the sweep with caller rows H[0..nb], F[0..nb]; hit->row, hit->col: where it ended.
