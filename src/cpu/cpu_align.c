@@ -141,6 +141,8 @@ void nw_workspace_free(nw_workspace_t *ws)
 	free(ws->dir);
 	free(ws->ops);
 	free(ws->simd);
+	free(ws->inter);
+	free(ws->inter_seq);
 	free(ws);
 }
 
@@ -246,7 +248,7 @@ static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 
 /* Reverse pass anchored at (qend, rend): reference along the outer loop so that it can
  * stop at the first reference span that reaches the score. */
-static int find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_t *r,
+int nw_cpu_find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_t *r,
 		      nw_workspace_t *ws, nw_result_t *res)
 {
 	const nw_scoring_t *sc = p->sc;
@@ -301,7 +303,7 @@ int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 	res->opt_score = res->score; /* a GACT path may score less: see nw_path_finish */
 	if (p->ends_only)
 		return 0;
-	if (p->mode != NW_MODE_GLOBAL && (ret = find_start(p, q, r, ws, res)) < 0)
+	if (p->mode != NW_MODE_GLOBAL && (ret = nw_cpu_find_start(p, q, r, ws, res)) < 0)
 		return ret;
 	if (!p->want_path)
 		return 0;

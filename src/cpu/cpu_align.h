@@ -58,6 +58,10 @@ struct nw_workspace_s {
 	void *simd;              /* striped pass: query profile and column vectors */
 	size_t simd_cap;         /* vectors */
 	int simd_off;            /* tests: run the scalar twin only */
+	void *inter;             /* inter-sequence passes (cpu_inter.c): codes, rows, profile */
+	size_t inter_cap;        /* bytes */
+	uint8_t *inter_seq;      /* the group's pairs, unpacked */
+	size_t inter_seq_cap;
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that
@@ -154,6 +158,12 @@ int nw_cpu_gact_tile(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *
  * into res->cigar (cleared first) in forward order. Not checked: see nw_path_finish. */
 int nw_cpu_gact(nw_workspace_t *ws, const nw_align_params_t *p, const uint8_t *q, int64_t m,
 		const uint8_t *r, int64_t n, nw_result_t *res);
+
+/* The start of a local or semiglobal alignment whose score and end cell res holds: a
+ * reverse pass from the end cell that stops where the score is reached (res->qstart,
+ * res->rstart). 0 or a negative NW_ERR_*. */
+int nw_cpu_find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_t *r,
+		      nw_workspace_t *ws, nw_result_t *res);
 
 /* The path over the span already in res (from nw_cpu_align or the GPU engine): the kind
  * nw_path_kind chooses (res->path_kind), then nw_path_finish's checks, statistics and,

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "cpu_align.h"
+#include "cpu_inter.h"
+#include "cpu_isa.h"
 #include "path.h"
 #include "pipeline.h"
 #include "plan.h"
@@ -34,6 +36,9 @@ typedef struct {
 	nw_result_t *res;
 	int64_t n, grain;
 	int64_t next;               /* next pair to take (atomic) */
+	const nw_inter_plan_t *plan; /* JOB_ALIGN: groups for the inter-sequence passes, and
+				      * the pairs left to the per-pair passes; else NULL */
+	int64_t next_group;         /* next group to take (atomic) */
 	int what;                   /* JOB_* */
 	int failed;                 /* atomic: set by the first failing worker */
 	int err_code;
@@ -47,14 +52,23 @@ static void *cpu_worker(void *arg)
 	uint8_t *q = malloc((size_t)job->qb->max_len + 1), *r = malloc((size_t)job->rb->max_len + 1);
 	int64_t last_q = -1;
 	int ret = 0;
+	const nw_inter_plan_t *plan = job->plan;
+	const int64_t n = plan ? plan->n_rest : job->n;
 	if (!ws || !q || !r)
 		ret = NW_ERR_MEMORY;
+	while (plan && ret == 0 && !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
+		int64_t g = __atomic_fetch_add(&job->next_group, 1, __ATOMIC_RELAXED);
+		if (g >= plan->n_groups)
+			break;
+		ret = nw_inter_group(ws, p, job->qb, job->rb, job->pairs, plan, g, job->res);
+	}
 	while (ret == 0 && !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
 		int64_t k0 = __atomic_fetch_add(&job->next, job->grain, __ATOMIC_RELAXED);
-		if (k0 >= job->n)
+		if (k0 >= n)
 			break;
-		int64_t k1 = k0 + job->grain < job->n ? k0 + job->grain : job->n;
-		for (int64_t k = k0; k < k1 && ret == 0; k++) {
+		int64_t k1 = k0 + job->grain < n ? k0 + job->grain : n;
+		for (int64_t t = k0; t < k1 && ret == 0; t++) {
+			const int64_t k = plan ? plan->rest[t] : t;
 			const nw_pair_t *pr = &job->pairs[k];
 			int64_t qlen = job->qb->len[pr->q], rlen = job->rb->len[pr->r];
 			if (pr->q != last_q) { /* all-vs-all pairs of one query are adjacent */
@@ -85,11 +99,22 @@ static int run_cpu(const run_t *run, const nw_align_params_t *p, const nw_batch_
 		nt = n > 0 ? (int)n : 1;
 	job_t job = {.run = run, .params = p, .qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n,
 		     .what = what};
+	nw_inter_plan_t plan;
+	if (what == JOB_ALIGN) {
+		if (nw_inter_plan(p, qb, rb, pairs, n, nw_cpu_isa(), &plan) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return NW_ERR_MEMORY;
+		}
+		job.plan = &plan;
+		n = plan.n_rest;
+	}
 	job.grain = n / ((int64_t)nt * 16);
 	job.grain = job.grain < 1 ? 1 : job.grain > 64 ? 64 : job.grain;
 	pthread_t *tid = calloc((size_t)nt, sizeof *tid);
 	int started = 0;
 	if (!tid) {
+		if (job.plan)
+			nw_inter_plan_free(&plan);
 		snprintf(err, errlen, "out of memory");
 		return NW_ERR_MEMORY;
 	}
@@ -100,6 +125,8 @@ static int run_cpu(const run_t *run, const nw_align_params_t *p, const nw_batch_
 	for (int t = 1; t <= started; t++)
 		pthread_join(tid[t], NULL);
 	free(tid);
+	if (job.plan)
+		nw_inter_plan_free(&plan);
 	if (job.failed) {
 		snprintf(err, errlen, job.err_code == NW_ERR_MEMORY
 				      ? "out of memory while aligning"

@@ -1,0 +1,395 @@
+/* cpu_inter.c: groups of short pairs through the inter-sequence passes (cpu_inter.h):
+ * the plan (which pairs, in which groups), a group's forward and reverse passes, and the
+ * pass template compiled once per instruction set. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_inter.h"
+#include "cpu_isa.h"
+
+/* ---------------------------------------------------------------- the template, per set */
+
+#define ISA_GENERIC
+#include "simd_ops.h"
+#include "inter_kernel.h"
+#undef ISA_GENERIC
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NW_X86_ISAS 1
+#define ISA_SSE41
+#include "simd_ops.h"
+#include "inter_kernel.h"
+#undef ISA_SSE41
+#define ISA_AVX2
+#include "simd_ops.h"
+#include "inter_kernel.h"
+#undef ISA_AVX2
+#define ISA_AVX512
+#include "simd_ops.h"
+#include "inter_kernel.h"
+#undef ISA_AVX512
+#endif
+
+void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
+{
+	switch (isa) {
+#ifdef NW_X86_ISAS
+	case NW_ISA_SSE41:
+		inter_pass_sse41(p, out);
+		return;
+	case NW_ISA_AVX2:
+		inter_pass_avx2(p, out);
+		return;
+	case NW_ISA_AVX512:
+		inter_pass_avx512(p, out);
+		return;
+#endif
+	default:
+		inter_pass_generic(p, out);
+		return;
+	}
+}
+
+/* ---------------------------------------------------------------- scoring forms */
+
+/* Longest query (rows) of a group: its H and E columns stay in the first cache levels. */
+#define INTER_MAX_ROWS 2048
+#define INTER_MAX_COLS 16384
+/* Codes the match/mismatch form gives to what never matches: query and reference codes at
+ * or past K, and the padding past a lane's pair. */
+#define MM_Q_OTHER 0x100
+#define MM_R_OTHER 0x200
+#define MM_Q_PAD 0x300
+#define MM_R_PAD 0x400
+
+/* 1 when sc scores match to equal codes below some K and mismatch (<= 0) to every other
+ * pair; *match, *mismatch, *K then describe it. */
+static int mm_form(const nw_scoring_t *sc, int *match, int *mismatch, int *K)
+{
+	int n = sc->n_codes, k = 0;
+	int32_t ma = sc->score[0][0], mi = n > 1 ? sc->score[0][1] : 0;
+	while (k < n && sc->score[k][k] == ma)
+		k++;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			if (sc->score[i][j] != (i == j && i < k ? ma : mi))
+				return 0;
+	if (mi > 0)
+		return 0;
+	*match = ma, *mismatch = mi, *K = k;
+	return 1;
+}
+
+/* 1 when every value of a pass over rows x cols stays in 16 bits with 2000 to spare: cells
+ * lie between the all-gap paths to them (0 when local) and the best diagonal. */
+static int fits16(const nw_scoring_t *sc, int local, int64_t rows, int64_t cols)
+{
+	const int64_t limit = 32767 - 2000;
+	int64_t maxs = sc->max_score > 0 ? sc->max_score : 0;
+	int64_t shortest = rows < cols ? rows : cols;
+	if (rows > INTER_MAX_ROWS || cols > INTER_MAX_COLS || shortest * maxs + maxs >= limit)
+		return 0;
+	if (local)
+		return 1;
+	int64_t low = 3 * (int64_t)sc->gap_open + (rows + cols + 2) * sc->gap_extend +
+		      (sc->min_score < 0 ? -(int64_t)sc->min_score : 0);
+	return low < limit;
+}
+
+/* ---------------------------------------------------------------- the plan */
+
+typedef struct {
+	int64_t k1, k2, idx;
+} sort_item_t;
+
+static int cmp_item(const void *a, const void *b)
+{
+	const sort_item_t *x = a, *y = b;
+	if (x->k1 != y->k1)
+		return x->k1 < y->k1 ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 < y->k2 ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+void nw_inter_plan_free(nw_inter_plan_t *plan)
+{
+	free(plan->order);
+	free(plan->group_end);
+	free(plan->rest);
+	memset(plan, 0, sizeof *plan);
+}
+
+/* Both passes of a pair (or a group with these longest sequences) fit 16 bits. */
+static int pair_fits(const nw_align_params_t *p, int64_t qlen, int64_t rlen)
+{
+	int local = p->mode == NW_MODE_LOCAL;
+	if (!fits16(p->sc, local, qlen, rlen))
+		return 0;
+	return p->mode == NW_MODE_GLOBAL || p->ends_only || fits16(p->sc, 0, qlen, rlen);
+}
+
+int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+		  const nw_pair_t *pairs, int64_t n, int isa, nw_inter_plan_t *plan)
+{
+	int ma, mi, K;
+	memset(plan, 0, sizeof *plan);
+	plan->isa = isa;
+	plan->lanes = nw_cpu_isa_lanes(plan->isa);
+	plan->rest = malloc((size_t)(n > 0 ? n : 1) * sizeof *plan->rest);
+	if (!plan->rest)
+		return NW_ERR_MEMORY;
+	const int mm = mm_form(p->sc, &ma, &mi, &K);
+	const char *env = getenv("NWALIGN_CPU_INTER");
+	const int off = env && !strcmp(env, "0");
+	sort_item_t *items = NULL;
+	int64_t n_items = 0;
+	if (!p->starts_only && !off && n > 0) {
+		items = malloc((size_t)n * sizeof *items);
+		plan->order = malloc((size_t)n * sizeof *plan->order);
+		plan->group_end = malloc((size_t)n * sizeof *plan->group_end);
+		if (!items || !plan->order || !plan->group_end) {
+			free(items);
+			nw_inter_plan_free(plan);
+			return NW_ERR_MEMORY;
+		}
+	}
+	for (int64_t k = 0; k < n; k++) {
+		int64_t qlen = qb->len[pairs[k].q], rlen = rb->len[pairs[k].r];
+		if (items && qlen > 0 && rlen > 0 && pair_fits(p, qlen, rlen)) {
+			/* match/mismatch groups take any pairs of like lengths; profile groups
+			 * share a query */
+			items[n_items++] = mm ? (sort_item_t){rlen, qlen, k}
+					      : (sort_item_t){pairs[k].q, rlen, k};
+		} else {
+			plan->rest[plan->n_rest++] = k;
+		}
+	}
+	if (n_items > 0)
+		qsort(items, (size_t)n_items, sizeof *items, cmp_item);
+	if (!mm) { /* a query with few pairs would leave most lanes of its groups empty */
+		int64_t kept = 0;
+		for (int64_t t = 0, u; t < n_items; t = u) {
+			for (u = t; u < n_items && items[u].k1 == items[t].k1; u++)
+				;
+			int64_t tail = (u - t) % plan->lanes;
+			for (int64_t x = t; x < u; x++)
+				if (u - x <= tail && tail < plan->lanes / 4)
+					plan->rest[plan->n_rest++] = items[x].idx;
+				else
+					items[kept++] = items[x];
+		}
+		n_items = kept;
+	}
+	if (n_items == 0) {
+		free(items);
+		return 0;
+	}
+	int64_t start = 0, maxq = 0, maxr = 0;
+	for (int64_t t = 0; t < n_items; t++) {
+		const nw_pair_t *pr = &pairs[items[t].idx];
+		int64_t qlen = qb->len[pr->q], rlen = rb->len[pr->r];
+		int64_t nq = qlen > maxq ? qlen : maxq, nr = rlen > maxr ? rlen : maxr;
+		int close = t > start &&
+			    (t - start == plan->lanes || !pair_fits(p, nq, nr) ||
+			     (!mm && pairs[items[t - 1].idx].q != pr->q));
+		if (close) {
+			plan->group_end[plan->n_groups++] = t;
+			start = t;
+			nq = qlen, nr = rlen;
+		}
+		maxq = nq, maxr = nr;
+		plan->order[t] = items[t].idx;
+	}
+	plan->group_end[plan->n_groups++] = n_items;
+	free(items);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- one group */
+
+/* Lays out the workspace for a pass of rows x cols: codes, H, E and the profile. */
+static int pass_memory(nw_workspace_t *ws, inter_pass_t *ps, int lanes, int64_t rows, int64_t cols,
+		       int16_t **qc, int16_t **rc)
+{
+	size_t vec = (size_t)lanes * sizeof(int16_t);
+	size_t nq = (size_t)rows * vec, nr = (size_t)cols * vec;
+	size_t need = nq + nr + (2 * ((size_t)rows + 1) + NW_MAX_CODES) * vec + 64;
+	if (need > ws->inter_cap) {
+		free(ws->inter);
+		ws->inter = NULL;
+		ws->inter_cap = 0;
+		size_t cap = need + need / 4;
+		cap = (cap + 63) & ~(size_t)63;
+		if (posix_memalign(&ws->inter, 64, cap) != 0) {
+			ws->inter = NULL;
+			return NW_ERR_MEMORY;
+		}
+		ws->inter_cap = cap;
+	}
+	char *base = ws->inter; /* every piece a multiple of vec >= 16 bytes; vec is 64 for 32 lanes */
+	*qc = (int16_t *)base;
+	*rc = (int16_t *)(base + nq);
+	ps->H = base + nq + nr;
+	ps->E = (char *)ps->H + ((size_t)rows + 1) * vec;
+	ps->P = (char *)ps->E + ((size_t)rows + 1) * vec;
+	return 0;
+}
+
+int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
+		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
+		   int64_t g, nw_result_t *res)
+{
+	const nw_scoring_t *sc = p->sc;
+	const int64_t k0 = g ? plan->group_end[g - 1] : 0, k1 = plan->group_end[g];
+	const int lanes = plan->lanes, used = (int)(k1 - k0);
+	const int64_t *idx = plan->order + k0;
+	int ma = 0, mi = 0, K = 0;
+	const int mm = mm_form(sc, &ma, &mi, &K);
+	int64_t maxq = 0, maxr = 0;
+	int64_t qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES];
+	for (int l = 0; l < used; l++) {
+		qlen[l] = qb->len[pairs[idx[l]].q];
+		rlen[l] = rb->len[pairs[idx[l]].r];
+		maxq = qlen[l] > maxq ? qlen[l] : maxq;
+		maxr = rlen[l] > maxr ? rlen[l] : maxr;
+	}
+	/* the pairs unpacked: lane l's query at seq + l * (maxq + maxr), its reference after */
+	size_t stride = (size_t)(maxq + maxr);
+	if (nw_ws_grow((void **)&ws->inter_seq, &ws->inter_seq_cap, stride * used + 1) < 0)
+		return NW_ERR_MEMORY;
+	uint8_t *q[NW_INTER_MAX_LANES], *r[NW_INTER_MAX_LANES];
+	for (int l = 0; l < used; l++) {
+		q[l] = ws->inter_seq + stride * l;
+		r[l] = q[l] + maxq;
+		nw_batch_unpack(qb, pairs[idx[l]].q, q[l]);
+		nw_batch_unpack(rb, pairs[idx[l]].r, r[l]);
+	}
+
+	/* forward: score and end cell */
+	inter_pass_t ps = {.rows = maxq, .cols = maxr, .n_codes = sc->n_codes,
+			   .match = (int16_t)ma, .mismatch = (int16_t)mi,
+			   .O = (int16_t)sc->gap_open, .X = (int16_t)sc->gap_extend,
+			   .local = p->mode == NW_MODE_LOCAL, .ref_free = p->mode == NW_MODE_SEMIGLOBAL,
+			   .track = p->mode == NW_MODE_LOCAL ? DP_TRACK_MAX
+				    : p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE};
+	int16_t *qc, *rc;
+	int16_t st[NW_MAX_CODES][NW_MAX_CODES];
+	if (pass_memory(ws, &ps, lanes, maxq, maxr, &qc, &rc) < 0)
+		return NW_ERR_MEMORY;
+	for (int l = 0; l < lanes; l++) {
+		ps.m[l] = l < used ? (int32_t)qlen[l] : 0;
+		ps.n[l] = l < used ? (int32_t)rlen[l] : 0;
+	}
+	if (mm) {
+		for (int64_t i = 0; i < maxq; i++)
+			for (int l = 0; l < lanes; l++)
+				qc[i * lanes + l] = (int16_t)(i >= ps.m[l] ? MM_Q_PAD
+							      : q[l][i] < K ? q[l][i] : MM_Q_OTHER + q[l][i]);
+		for (int64_t j = 0; j < maxr; j++)
+			for (int l = 0; l < lanes; l++)
+				rc[j * lanes + l] = (int16_t)(j >= ps.n[l] ? MM_R_PAD
+							      : r[l][j] < K ? r[l][j] : MM_R_OTHER + r[l][j]);
+		ps.qc = qc;
+	} else { /* profile: one query for the group; padding scores min(0, min_score) */
+		int pad = sc->n_codes, low = sc->min_score < 0 ? sc->min_score : 0;
+		for (int a = 0; a < sc->n_codes; a++)
+			for (int c = 0; c < sc->n_codes; c++)
+				st[a][c] = (int16_t)sc->score[c][a];
+		for (int c = 0; c < sc->n_codes; c++)
+			st[pad][c] = (int16_t)low;
+		for (int64_t j = 0; j < maxr; j++)
+			for (int l = 0; l < lanes; l++)
+				rc[j * lanes + l] = (int16_t)(j >= ps.n[l] ? pad : r[l][j]);
+		ps.qs = q[0];
+		ps.st = (const int16_t (*)[NW_MAX_CODES])st;
+	}
+	ps.rc = rc;
+	inter_hits_t hit;
+	nw_inter_pass(plan->isa, &ps, &hit);
+
+	int need_start = 0;
+	for (int l = 0; l < used; l++) {
+		nw_result_t *rs = &res[idx[l]];
+		rs->qstart = rs->rstart = 0;
+		rs->n_cigar = 0;
+		rs->matches = rs->aln_len = rs->edits = 0;
+		rs->path_kind = NW_PATH_NONE;
+		rs->score = hit.score[l];
+		rs->qend = p->mode == NW_MODE_LOCAL ? hit.col[l] : qlen[l];
+		rs->rend = p->mode == NW_MODE_GLOBAL ? rlen[l] : hit.row[l];
+		if (p->mode == NW_MODE_LOCAL && rs->score <= 0) {
+			rs->score = 0; /* no positive alignment: empty span */
+			rs->qend = rs->rend = 0;
+		}
+		rs->opt_score = rs->score;
+		need_start |= p->mode != NW_MODE_GLOBAL && !p->ends_only &&
+			      !(p->mode == NW_MODE_LOCAL && rs->score == 0);
+	}
+
+	/* reverse: the start, from the end cell over the reversed prefixes */
+	if (need_start && !mm) {
+		for (int l = 0; l < used; l++) {
+			nw_result_t *rs = &res[idx[l]];
+			if (p->mode == NW_MODE_LOCAL && rs->score == 0)
+				continue;
+			int ret = nw_cpu_find_start(p, q[l], r[l], ws, rs);
+			if (ret < 0)
+				return ret;
+		}
+	} else if (need_start) {
+		int64_t rq = 0, rr = 0;
+		for (int l = 0; l < used; l++) {
+			nw_result_t *rs = &res[idx[l]];
+			rq = rs->qend > rq ? rs->qend : rq;
+			rr = rs->rend > rr ? rs->rend : rr;
+		}
+		inter_pass_t rv = ps;
+		rv.rows = rq, rv.cols = rr;
+		rv.local = rv.ref_free = 0;
+		rv.track = p->mode == NW_MODE_LOCAL ? DP_TRACK_TARGET : DP_TRACK_TARGET_LASTCOL;
+		if (pass_memory(ws, &rv, lanes, rq, rr, &qc, &rc) < 0)
+			return NW_ERR_MEMORY;
+		for (int l = 0; l < lanes; l++) {
+			const nw_result_t *rs = l < used ? &res[idx[l]] : NULL;
+			int empty = !rs || (p->mode == NW_MODE_LOCAL && rs->score == 0);
+			rv.m[l] = empty ? 0 : (int32_t)rs->qend;
+			rv.n[l] = empty ? 0 : (int32_t)rs->rend;
+			rv.target[l] = empty ? 0 : (int32_t)rs->score;
+		}
+		for (int64_t i = 0; i < rq; i++)
+			for (int l = 0; l < lanes; l++) {
+				int64_t m = rv.m[l];
+				qc[i * lanes + l] = (int16_t)(i >= m ? MM_Q_PAD
+						      : q[l][m - 1 - i] < K ? q[l][m - 1 - i]
+									    : MM_Q_OTHER + q[l][m - 1 - i]);
+			}
+		for (int64_t j = 0; j < rr; j++)
+			for (int l = 0; l < lanes; l++) {
+				int64_t n = rv.n[l];
+				rc[j * lanes + l] = (int16_t)(j >= n ? MM_R_PAD
+						      : r[l][n - 1 - j] < K ? r[l][n - 1 - j]
+									    : MM_R_OTHER + r[l][n - 1 - j]);
+			}
+		rv.qc = qc, rv.rc = rc;
+		nw_inter_pass(plan->isa, &rv, &hit);
+		for (int l = 0; l < used; l++) {
+			nw_result_t *rs = &res[idx[l]];
+			if (rv.m[l] == 0 && rv.n[l] == 0)
+				continue;
+			if (hit.row[l] < 0)
+				return NW_ERR_INTERNAL; /* the optimal alignment itself reaches the score */
+			rs->rstart = rs->rend - hit.row[l];
+			rs->qstart = rs->qend - hit.col[l];
+		}
+	}
+
+	if (!p->want_path)
+		return 0;
+	for (int l = 0; l < used; l++) {
+		int ret = nw_cpu_align_path(p, q[l], qlen[l], r[l], rlen[l], ws, &res[idx[l]]);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}

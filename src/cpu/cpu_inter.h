@@ -1,0 +1,78 @@
+/* cpu_inter.h: the CPU engine's inter-sequence passes, one pair per SIMD lane.
+ *
+ * Short pairs gain little from striping one query across the lanes (the lazy-F loop and
+ * the per-pair set-up dominate); here every lane holds a pair of its own, and a group of
+ * VL pairs (8, 16 or 32, cpu_isa.h) runs one Gotoh pass in 16-bit lanes: score and end
+ * cell, then, for local and semiglobal, a reverse pass from the end cell for the start.
+ * The results follow the scalar engine's tie rules exactly (cpu_align.c).
+ *
+ * Substitution scores come in one of two forms:
+ *   match/mismatch: the scoring gives `match` to two equal codes below some K and
+ *     `mismatch` (<= 0) to every other pair (nwalign's DNA scoring): one compare a cell,
+ *     whatever the pairs; codes at or past K are made unequal to everything;
+ *   profile: any matrix, for groups whose pairs share the query (all-against-all, a
+ *     database search): each reference column's scores are looked up once per column for
+ *     every query code.
+ * Pairs that fit neither, and pairs too long for 16 bits, take the per-pair passes.
+ */
+#ifndef NW_CPU_INTER_H
+#define NW_CPU_INTER_H
+
+#include "cpu_align.h"
+
+#define NW_INTER_MAX_LANES 32
+
+/* One pass over a group (the template's input). Rows are query positions 1..rows, columns
+ * reference positions 1..cols; lane l's pair is m[l] x n[l] (0 x 0 for an empty lane) and
+ * its cells past those lengths are padding, which can never win (their scores are <= 0).
+ * Boundaries and tracks as in st_pass_t (cpu_align.h). */
+typedef struct {
+	int64_t rows, cols;
+	const int16_t *qc;          /* match/mismatch form: [rows][VL] query codes */
+	const int16_t *rc;          /* [cols][VL] reference codes (profile form: table rows) */
+	const uint8_t *qs;          /* profile form: the shared query's codes [rows]; else NULL */
+	const int16_t (*st)[NW_MAX_CODES]; /* profile form: st[ref code][query code] */
+	int n_codes;
+	int16_t match, mismatch;    /* match/mismatch form: the two scores */
+	int16_t O, X;
+	int local, ref_free;
+	dp_track_t track;
+	int32_t m[NW_INTER_MAX_LANES], n[NW_INTER_MAX_LANES];
+	int32_t target[NW_INTER_MAX_LANES];
+	void *H, *E, *P;            /* scratch: rows + 1, rows + 1 and n_codes vectors */
+} inter_pass_t;
+
+typedef struct {
+	int32_t score[NW_INTER_MAX_LANES];
+	int32_t row[NW_INTER_MAX_LANES];  /* reference end (-1: target not reached) */
+	int32_t col[NW_INTER_MAX_LANES];  /* query end */
+} inter_hits_t;
+
+/* The pass with the given instruction set (cpu_inter.c); lanes = nw_cpu_isa_lanes(isa). */
+void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out);
+
+/* A chunk's plan: which pairs go through the inter-sequence passes, in groups. */
+typedef struct {
+	int isa, lanes;
+	int64_t *order;             /* pair indices, grouped */
+	int64_t *group_end;         /* group g is order[g ? group_end[g - 1] : 0 .. group_end[g]) */
+	int64_t n_groups;
+	int64_t *rest;              /* the other pairs, for the per-pair passes */
+	int64_t n_rest;
+} nw_inter_plan_t;
+
+/* Plans the n pairs (JOB_ALIGN's work) for instruction set isa (nw_cpu_isa(), or one that
+ * nw_cpu_isa_supported says runs here). Returns 0, or
+ * NW_ERR_MEMORY. When nothing fits, every pair is in rest; so it is with the environment
+ * variable NWALIGN_CPU_INTER=0 (tests and benchmarks: the per-pair passes only). */
+int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+		  const nw_pair_t *pairs, int64_t n, int isa, nw_inter_plan_t *plan);
+void nw_inter_plan_free(nw_inter_plan_t *plan);
+
+/* Scores, spans and (p->want_path) paths of group g of the plan into res[], as
+ * nw_cpu_align would give them. Returns 0 or a negative NW_ERR_*. */
+int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
+		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
+		   int64_t g, nw_result_t *res);
+
+#endif

@@ -1,0 +1,180 @@
+/* simd_ops.h: the vector operations of the CPU kernels' templates, for one instruction set.
+ *
+ * Included (no include guard) with exactly one of ISA_GENERIC, ISA_SSE41, ISA_AVX2 or
+ * ISA_AVX512 defined, it defines:
+ *   V, VM          a vector of VL signed 16-bit lanes, and a lane mask
+ *   ISA_TARGET     the function attribute that lets the compiler use the instructions
+ *   ISA_FN(f)      f's name for this instruction set (f_avx2, ...)
+ *   vset1(x) vload(p) vstore(p, v)
+ *   vadds(a, b) vsubs(a, b)    saturating add and subtract
+ *   vmax(a, b)
+ *   vcmpeq(a, b) vcmpgt(a, b)  lane masks
+ *   vsel(m, a, b)              b where m is set, a elsewhere
+ *   vmand(m1, m2) vany(m)      mask and; nonzero when any lane of m is set
+ * Every operation is a macro or an inline function of the same target, so that the
+ * templates' functions inline them.
+ */
+#undef V
+#undef VM
+#undef VL
+#undef ISA_TARGET
+#undef ISA_FN
+#undef vset1
+#undef vload
+#undef vstore
+#undef vadds
+#undef vsubs
+#undef vmax
+#undef vcmpeq
+#undef vcmpgt
+#undef vsel
+#undef vmand
+#undef vany
+
+#if defined(ISA_AVX512)
+#include <immintrin.h>
+#define V __m512i
+#define VM __mmask32
+#define VL 32
+#define ISA_TARGET __attribute__((target("avx512f,avx512bw")))
+#define ISA_FN(f) f##_avx512
+#define vset1(x) _mm512_set1_epi16((short)(x))
+#define vload(p) _mm512_load_si512((const void *)(p))
+#define vstore(p, v) _mm512_store_si512((void *)(p), (v))
+#define vadds(a, b) _mm512_adds_epi16((a), (b))
+#define vsubs(a, b) _mm512_subs_epi16((a), (b))
+#define vmax(a, b) _mm512_max_epi16((a), (b))
+#define vcmpeq(a, b) _mm512_cmpeq_epi16_mask((a), (b))
+#define vcmpgt(a, b) _mm512_cmpgt_epi16_mask((a), (b))
+#define vsel(m, a, b) _mm512_mask_blend_epi16((m), (a), (b))
+#define vmand(m1, m2) ((VM)((m1) & (m2)))
+#define vany(m) ((m) != 0)
+
+#elif defined(ISA_AVX2)
+#include <immintrin.h>
+#define V __m256i
+#define VM __m256i
+#define VL 16
+#define ISA_TARGET __attribute__((target("avx2")))
+#define ISA_FN(f) f##_avx2
+#define vset1(x) _mm256_set1_epi16((short)(x))
+#define vload(p) _mm256_load_si256((const __m256i *)(p))
+#define vstore(p, v) _mm256_store_si256((__m256i *)(p), (v))
+#define vadds(a, b) _mm256_adds_epi16((a), (b))
+#define vsubs(a, b) _mm256_subs_epi16((a), (b))
+#define vmax(a, b) _mm256_max_epi16((a), (b))
+#define vcmpeq(a, b) _mm256_cmpeq_epi16((a), (b))
+#define vcmpgt(a, b) _mm256_cmpgt_epi16((a), (b))
+#define vsel(m, a, b) _mm256_blendv_epi8((a), (b), (m))
+#define vmand(m1, m2) _mm256_and_si256((m1), (m2))
+#define vany(m) (_mm256_movemask_epi8(m) != 0)
+
+#elif defined(ISA_SSE41)
+#include <immintrin.h>
+#define V __m128i
+#define VM __m128i
+#define VL 8
+#define ISA_TARGET __attribute__((target("sse4.1")))
+#define ISA_FN(f) f##_sse41
+#define vset1(x) _mm_set1_epi16((short)(x))
+#define vload(p) _mm_load_si128((const __m128i *)(p))
+#define vstore(p, v) _mm_store_si128((__m128i *)(p), (v))
+#define vadds(a, b) _mm_adds_epi16((a), (b))
+#define vsubs(a, b) _mm_subs_epi16((a), (b))
+#define vmax(a, b) _mm_max_epi16((a), (b))
+#define vcmpeq(a, b) _mm_cmpeq_epi16((a), (b))
+#define vcmpgt(a, b) _mm_cmpgt_epi16((a), (b))
+#define vsel(m, a, b) _mm_blendv_epi8((a), (b), (m))
+#define vmand(m1, m2) _mm_and_si128((m1), (m2))
+#define vany(m) (_mm_movemask_epi8(m) != 0)
+
+#elif defined(ISA_GENERIC)
+/* Portable C: 8 lanes in a struct, each operation a loop; the scalar twin of the others. */
+#ifndef NW_GENERIC_VEC_DEFINED
+#define NW_GENERIC_VEC_DEFINED
+#include <stdint.h>
+typedef struct {
+	_Alignas(16) int16_t v[8];
+} nw_gvec_t;
+
+static inline int16_t g_sat(int32_t x)
+{
+	return (int16_t)(x > 32767 ? 32767 : x < -32768 ? -32768 : x);
+}
+static inline nw_gvec_t g_set1(int x)
+{
+	nw_gvec_t r;
+	for (int l = 0; l < 8; l++)
+		r.v[l] = (int16_t)x;
+	return r;
+}
+static inline nw_gvec_t g_adds(nw_gvec_t a, nw_gvec_t b)
+{
+	for (int l = 0; l < 8; l++)
+		a.v[l] = g_sat((int32_t)a.v[l] + b.v[l]);
+	return a;
+}
+static inline nw_gvec_t g_subs(nw_gvec_t a, nw_gvec_t b)
+{
+	for (int l = 0; l < 8; l++)
+		a.v[l] = g_sat((int32_t)a.v[l] - b.v[l]);
+	return a;
+}
+static inline nw_gvec_t g_max(nw_gvec_t a, nw_gvec_t b)
+{
+	for (int l = 0; l < 8; l++)
+		a.v[l] = a.v[l] > b.v[l] ? a.v[l] : b.v[l];
+	return a;
+}
+static inline nw_gvec_t g_cmpeq(nw_gvec_t a, nw_gvec_t b)
+{
+	for (int l = 0; l < 8; l++)
+		a.v[l] = (int16_t)(a.v[l] == b.v[l] ? -1 : 0);
+	return a;
+}
+static inline nw_gvec_t g_cmpgt(nw_gvec_t a, nw_gvec_t b)
+{
+	for (int l = 0; l < 8; l++)
+		a.v[l] = (int16_t)(a.v[l] > b.v[l] ? -1 : 0);
+	return a;
+}
+static inline nw_gvec_t g_sel(nw_gvec_t m, nw_gvec_t a, nw_gvec_t b)
+{
+	for (int l = 0; l < 8; l++)
+		a.v[l] = m.v[l] ? b.v[l] : a.v[l];
+	return a;
+}
+static inline nw_gvec_t g_and(nw_gvec_t a, nw_gvec_t b)
+{
+	for (int l = 0; l < 8; l++)
+		a.v[l] &= b.v[l];
+	return a;
+}
+static inline int g_any(nw_gvec_t m)
+{
+	for (int l = 0; l < 8; l++)
+		if (m.v[l])
+			return 1;
+	return 0;
+}
+#endif
+#define V nw_gvec_t
+#define VM nw_gvec_t
+#define VL 8
+#define ISA_TARGET
+#define ISA_FN(f) f##_generic
+#define vset1(x) g_set1(x)
+#define vload(p) (*(const nw_gvec_t *)(p))
+#define vstore(p, v) (*(nw_gvec_t *)(p) = (v))
+#define vadds(a, b) g_adds((a), (b))
+#define vsubs(a, b) g_subs((a), (b))
+#define vmax(a, b) g_max((a), (b))
+#define vcmpeq(a, b) g_cmpeq((a), (b))
+#define vcmpgt(a, b) g_cmpgt((a), (b))
+#define vsel(m, a, b) g_sel((m), (a), (b))
+#define vmand(m1, m2) g_and((m1), (m2))
+#define vany(m) g_any(m)
+
+#else
+#error "simd_ops.h: define one of ISA_GENERIC, ISA_SSE41, ISA_AVX2, ISA_AVX512"
+#endif

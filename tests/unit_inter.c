@@ -1,0 +1,257 @@
+/* unit_inter.c: the inter-sequence passes (src/cpu/cpu_inter.c) against the per-pair CPU
+ * engine (nw_cpu_align, itself checked against the full-matrix oracle by unit_cpu), under
+ * every instruction set this processor runs (generic C, SSE4.1, AVX2, AVX-512BW).
+ *
+ * For each set, scoring (match/mismatch DNA with and without ambiguity codes, mismatch 0,
+ * linear gaps; EDNAFULL, BLOSUM62 and PAM250 through the profile form), mode (global,
+ * local, semiglobal) and variant (scores and spans, end cells only, paths): random pairs
+ * of 1..300 residues (unrelated, mutated copies, one inside the other, low complexity),
+ * laid out one-to-one (zip) and all-against-all. Every pair's score, coordinates,
+ * opt_score and CIGAR must equal the per-pair engine's. The plan must cover every pair
+ * once, and groups must actually run (a test that sent every pair to the per-pair passes
+ * would prove nothing): the number of grouped pairs is checked too. Matrix pairs group
+ * only when a query has enough of them (all-against-all): one-to-one they must not.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nwalign.h"
+#include "cpu_align.h"
+#include "cpu_inter.h"
+#include "cpu_isa.h"
+#include "testutil.h"
+
+#define MAX_LEN 300
+#define MAX_PRINT 10
+
+static uint64_t seed = 0x2545f4914f6cdd1dull;
+static int n_printed;
+
+static int64_t rnd(int64_t lo, int64_t hi)
+{
+	return lo + (int64_t)(tu_rand(&seed) % (uint64_t)(hi - lo + 1));
+}
+
+/* kind 0: DNA ACGT; 1: DNA with ambiguity codes; 2: protein */
+static uint8_t code(int kind)
+{
+	if (kind == 2)
+		return (uint8_t)rnd(0, NW_PROTEIN_CODES - 1);
+	if (kind == 1 && rnd(0, 9) == 0)
+		return (uint8_t)rnd(4, NW_DNA_CODES - 1);
+	return (uint8_t)rnd(0, 3);
+}
+
+static int64_t make_seq(uint8_t *s, int kind, const uint8_t *like, int64_t like_len)
+{
+	int64_t len = rnd(1, MAX_LEN), how = rnd(0, 5);
+	if (like && how <= 2) { /* a mutated copy of like */
+		int64_t k = 0;
+		for (int64_t i = 0; i < like_len && k < MAX_LEN; i++) {
+			int64_t e = rnd(0, 99);
+			if (e < 4)
+				s[k++] = code(kind);
+			else if (e < 6)
+				continue;
+			else if (e < 8 && k + 2 < MAX_LEN)
+				s[k++] = code(kind), s[k++] = like[i];
+			else
+				s[k++] = like[i];
+		}
+		return k ? k : (s[0] = code(kind), 1);
+	}
+	if (like && how == 3 && like_len + 20 <= MAX_LEN) { /* like inside random flanks */
+		int64_t a = rnd(0, 10), k = 0;
+		for (int64_t i = 0; i < a; i++)
+			s[k++] = code(kind);
+		memcpy(s + k, like, (size_t)like_len);
+		k += like_len;
+		for (int64_t i = rnd(0, 10); i > 0; i--)
+			s[k++] = code(kind);
+		return k;
+	}
+	if (how == 4) { /* low complexity */
+		uint8_t a = code(kind), b = code(kind);
+		for (int64_t i = 0; i < len; i++)
+			s[i] = rnd(0, 4) ? a : b;
+		return len;
+	}
+	for (int64_t i = 0; i < len; i++)
+		s[i] = code(kind);
+	return len;
+}
+
+typedef struct {
+	const char *label;
+	nw_scoring_t sc;
+	int kind;
+} scoring_case_t;
+
+static int same_result(const nw_result_t *a, const nw_result_t *b)
+{
+	if (a->score != b->score || a->qstart != b->qstart || a->qend != b->qend ||
+	    a->rstart != b->rstart || a->rend != b->rend || a->opt_score != b->opt_score ||
+	    a->n_cigar != b->n_cigar || a->path_kind != b->path_kind)
+		return 0;
+	return a->n_cigar == 0 || !memcmp(a->cigar, b->cigar, (size_t)a->n_cigar * sizeof *a->cigar);
+}
+
+static const char *mode_name(nw_mode_t m)
+{
+	return m == NW_MODE_GLOBAL ? "global" : m == NW_MODE_LOCAL ? "local" : "semiglobal";
+}
+
+/* One layout: nq queries, nr references, pairs zip (nq == nr) or all-against-all. */
+static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int variant, int all,
+		     int64_t *grouped, int64_t *total)
+{
+	const int nq = all ? 4 : 100, nr = all ? 50 : 100;
+	nw_batch_t qb, rb;
+	nw_alphabet_t a = c->kind == 2 ? NW_ALPHA_PROTEIN : NW_ALPHA_DNA;
+	nw_batch_init(&qb, a);
+	nw_batch_init(&rb, a);
+	uint8_t s[MAX_LEN + 32], t[MAX_LEN + 32];
+	uint8_t (*qs)[MAX_LEN + 32] = malloc(sizeof *qs * nq);
+	int64_t *ql = malloc(sizeof *ql * nq);
+	for (int i = 0; i < nq; i++) {
+		ql[i] = make_seq(qs[i], c->kind, NULL, 0);
+		CHECK(nw_batch_push(&qb, "q", qs[i], (uint32_t)ql[i], NULL) == 0, "push");
+	}
+	for (int j = 0; j < nr; j++) {
+		int src = all ? (int)rnd(0, nq - 1) : j;
+		int64_t len = make_seq(s, c->kind, rnd(0, 3) ? qs[src] : NULL, ql[src]);
+		CHECK(nw_batch_push(&rb, "r", s, (uint32_t)len, NULL) == 0, "push");
+	}
+	int64_t n = all ? (int64_t)nq * nr : nq;
+	nw_pair_t *pairs = malloc(sizeof *pairs * n);
+	for (int64_t k = 0; k < n; k++)
+		pairs[k] = all ? (nw_pair_t){(uint32_t)(k / nr), (uint32_t)(k % nr)}
+			       : (nw_pair_t){(uint32_t)k, (uint32_t)k};
+	nw_align_params_t p = {.mode = mode, .sc = &c->sc, .want_path = variant == 2,
+			       .ends_only = variant == 1};
+	nw_result_t *got = calloc((size_t)n, sizeof *got), *want = calloc((size_t)n, sizeof *want);
+	int *seen = calloc((size_t)n, sizeof *seen);
+	nw_workspace_t *ws = nw_workspace_new();
+	nw_inter_plan_t plan;
+	CHECK(nw_inter_plan(&p, &qb, &rb, pairs, n, isa, &plan) == 0, "plan");
+	for (int64_t g = 0; g < plan.n_groups; g++) {
+		int64_t k0 = g ? plan.group_end[g - 1] : 0;
+		CHECK(plan.group_end[g] > k0 && plan.group_end[g] - k0 <= plan.lanes, "group size");
+		int ret = nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got);
+		CHECK(ret == 0, "nw_inter_group %s %s: %d", c->label, mode_name(mode), ret);
+		for (int64_t k = k0; k < plan.group_end[g]; k++)
+			seen[plan.order[k]]++;
+	}
+	*grouped += plan.n_groups ? plan.group_end[plan.n_groups - 1] : 0;
+	*total += n;
+	for (int64_t k = 0; k < plan.n_rest; k++)
+		seen[plan.rest[k]]++;
+	for (int64_t k = 0; k < n; k++) {
+		CHECK(seen[k] == 1, "pair %lld planned %d times", (long long)k, seen[k]);
+		nw_batch_unpack(&qb, pairs[k].q, s);
+		nw_batch_unpack(&rb, pairs[k].r, t);
+		int64_t qlen = qb.len[pairs[k].q], rlen = rb.len[pairs[k].r];
+		CHECK(nw_cpu_align(&p, s, qlen, t, rlen, ws, &want[k]) == 0, "nw_cpu_align");
+		int in_rest = 0;
+		for (int64_t x = 0; x < plan.n_rest; x++)
+			in_rest |= plan.rest[x] == k;
+		if (in_rest)
+			continue;
+		int ok = same_result(&got[k], &want[k]);
+		CHECK(ok, "%s: %s %s variant %d %s pair %lld", nw_cpu_isa_name(isa), c->label,
+		      mode_name(mode), variant, all ? "all" : "zip", (long long)k);
+		if (!ok && n_printed++ < MAX_PRINT)
+			fprintf(stderr,
+				"  %lldx%lld: got %lld [%lld,%lld)x[%lld,%lld) cigar %lld, want %lld "
+				"[%lld,%lld)x[%lld,%lld) cigar %lld\n",
+				(long long)qlen, (long long)rlen, (long long)got[k].score,
+				(long long)got[k].qstart, (long long)got[k].qend,
+				(long long)got[k].rstart, (long long)got[k].rend,
+				(long long)got[k].n_cigar, (long long)want[k].score,
+				(long long)want[k].qstart, (long long)want[k].qend,
+				(long long)want[k].rstart, (long long)want[k].rend,
+				(long long)want[k].n_cigar);
+	}
+	for (int64_t k = 0; k < n; k++) {
+		nw_result_free(&got[k]);
+		nw_result_free(&want[k]);
+	}
+	nw_inter_plan_free(&plan);
+	nw_workspace_free(ws);
+	free(got);
+	free(want);
+	free(seen);
+	free(pairs);
+	free(qs);
+	free(ql);
+	nw_batch_free(&qb);
+	nw_batch_free(&rb);
+}
+
+int main(void)
+{
+	static scoring_case_t cases[8];
+	char err[256];
+	int nc = 0;
+	struct {
+		int ma, mi, O, X, kind;
+		const char *label;
+	} dna[] = {{2, 4, 4, 2, 0, "dna 2/4 4+2L"},
+		   {1, 1, 0, 1, 1, "dna 1/1 linear, IUPAC"},
+		   {5, 0, 3, 1, 1, "dna 5/0 3+1L, IUPAC"},
+		   {2, 3, 30, 1, 0, "dna 2/3 30+1L"}};
+	for (size_t k = 0; k < sizeof dna / sizeof dna[0]; k++, nc++) {
+		cases[nc].label = dna[k].label;
+		cases[nc].kind = dna[k].kind;
+		CHECK(nw_scoring_dna(&cases[nc].sc, dna[k].ma, dna[k].mi, dna[k].O, dna[k].X, err,
+				     sizeof err) == 0, "%s", err);
+	}
+	struct {
+		const char *m;
+		int O, X, kind;
+		const char *label;
+	} mat[] = {{"ednafull", 10, 1, 1, "ednafull 10+1L"},
+		   {"blosum62", 10, 1, 2, "blosum62 10+1L"},
+		   {"blosum62", 0, 4, 2, "blosum62 linear 4"},
+		   {"pam250", 12, 2, 2, "pam250 12+2L"}};
+	for (size_t k = 0; k < sizeof mat / sizeof mat[0]; k++, nc++) {
+		cases[nc].label = mat[k].label;
+		cases[nc].kind = mat[k].kind;
+		CHECK(nw_scoring_matrix(&cases[nc].sc, mat[k].m,
+					mat[k].kind == 2 ? NW_ALPHA_PROTEIN : NW_ALPHA_DNA, mat[k].O,
+					mat[k].X, err, sizeof err) == 0, "%s", err);
+	}
+	const nw_mode_t modes[] = {NW_MODE_GLOBAL, NW_MODE_LOCAL, NW_MODE_SEMIGLOBAL};
+	int ran = 0;
+	for (int isa = 0; isa < NW_ISA_COUNT; isa++) {
+		if (!nw_cpu_isa_supported(isa)) {
+			printf("unit_inter: %s: not run, this processor does not have it\n",
+			       nw_cpu_isa_name(isa));
+			continue;
+		}
+		ran++;
+		int64_t grouped_mm = 0, total_mm = 0, grouped_pr = 0, total_pr = 0;
+		for (int c = 0; c < nc; c++)
+			for (int m = 0; m < 3; m++)
+				for (int v = 0; v < 3; v++)
+					for (int all = 0; all < 2; all++) {
+						int mmform = c < 4;
+						run_case(isa, &cases[c], modes[m], v, all,
+							 mmform ? &grouped_mm : &grouped_pr,
+							 mmform ? &total_mm : &total_pr);
+					}
+		printf("unit_inter: %s: %lld of %lld match/mismatch pairs and %lld of %lld "
+		       "matrix pairs through the inter-sequence passes\n",
+		       nw_cpu_isa_name(isa), (long long)grouped_mm, (long long)total_mm,
+		       (long long)grouped_pr, (long long)total_pr);
+		/* most pairs fit; matrix pairs group only all-against-all (2/3 of them, less
+		 * the short last groups of a query) */
+		CHECK(grouped_mm * 10 > total_mm * 8, "%s: too few pairs grouped", nw_cpu_isa_name(isa));
+		CHECK(grouped_pr * 3 <= total_pr * 2 && grouped_pr * 2 > total_pr,
+		      "%s: %lld of %lld matrix pairs grouped",
+		      nw_cpu_isa_name(isa), (long long)grouped_pr, (long long)total_pr);
+	}
+	CHECK(ran >= 1, "no instruction set ran");
+	return tu_finish("unit_inter");
+}
