@@ -208,13 +208,21 @@ int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_bat
 
 /* ---------------------------------------------------------------- one group */
 
-/* Lays out the workspace for a pass of rows x cols: codes, H, E and the profile. */
+/* Columns of a pass rounded up to whole steps (the codes past cols are padding). */
+static int64_t step_cols(int64_t cols)
+{
+	return (cols + INTER_BLOCK - 1) / INTER_BLOCK * INTER_BLOCK;
+}
+
+/* Lays out the workspace for a pass of rows x cols: codes, H, E, the block's first
+ * columns (A) and the profile (P, then a vector per query code). */
 static int pass_memory(nw_workspace_t *ws, inter_pass_t *ps, int lanes, int64_t rows, int64_t cols,
 		       int16_t **qc, int16_t **rc)
 {
 	size_t vec = (size_t)lanes * sizeof(int16_t);
-	size_t nq = (size_t)rows * vec, nr = (size_t)cols * vec;
-	size_t need = nq + nr + (2 * ((size_t)rows + 1) + NW_MAX_CODES) * vec + 64;
+	size_t nq = (size_t)rows * vec, nr = (size_t)step_cols(cols) * vec;
+	size_t col = ((size_t)rows + 1) * vec;
+	size_t need = nq + nr + (2 + (INTER_BLOCK - 1)) * col + (INTER_BLOCK + 1) * NW_MAX_CODES * vec + 64;
 	if (need > ws->inter_cap) {
 		free(ws->inter);
 		ws->inter = NULL;
@@ -227,13 +235,46 @@ static int pass_memory(nw_workspace_t *ws, inter_pass_t *ps, int lanes, int64_t 
 		}
 		ws->inter_cap = cap;
 	}
-	char *base = ws->inter; /* every piece a multiple of vec >= 16 bytes; vec is 64 for 32 lanes */
+	char *base = ws->inter; /* every piece a multiple of vec: 16, 32 or 64 bytes */
 	*qc = (int16_t *)base;
 	*rc = (int16_t *)(base + nq);
 	ps->H = base + nq + nr;
-	ps->E = (char *)ps->H + ((size_t)rows + 1) * vec;
-	ps->P = (char *)ps->E + ((size_t)rows + 1) * vec;
+	ps->E = (char *)ps->H + col;
+	ps->A = (char *)ps->E + col;
+	ps->P = (char *)ps->A + (INTER_BLOCK - 1) * col;
 	return 0;
+}
+
+/* The lanes' codes of a match/mismatch or table pass over lane l's q[l][0..m) and
+ * r[l][0..n) (ps->m, ps->n), reversed when rev; padding past them. */
+static void fill_codes(const inter_pass_t *ps, int lanes, int16_t *qc, int16_t *rc,
+		       uint8_t *const *q, uint8_t *const *r, int rev, int K)
+{
+	const int table = ps->form == INTER_TABLE;
+	for (int64_t i = 0; i < ps->rows; i++)
+		for (int l = 0; l < lanes; l++) {
+			int64_t m = ps->m[l];
+			int c = i < m ? q[l][rev ? m - 1 - i : i] : -1;
+			qc[i * lanes + l] = (int16_t)(table ? 32 * (c < 0 ? INTER_TABLE_PAD : c)
+						      : c < 0 ? MM_Q_PAD : c < K ? c : MM_Q_OTHER + c);
+		}
+	for (int64_t j = 0; j < step_cols(ps->cols); j++)
+		for (int l = 0; l < lanes; l++) {
+			int64_t n = ps->n[l];
+			int c = j < n ? r[l][rev ? n - 1 - j : j] : -1;
+			rc[j * lanes + l] = (int16_t)(table ? (c < 0 ? INTER_TABLE_PAD : c)
+						      : c < 0 ? MM_R_PAD : c < K ? c : MM_R_OTHER + c);
+		}
+}
+
+/* The table form's scores: t[q * 32 + r]; the padding code and unused codes score
+ * min(0, min_score). */
+static void fill_table(const nw_scoring_t *sc, int32_t *t)
+{
+	int low = sc->min_score < 0 ? sc->min_score : 0;
+	for (int a = 0; a < 32; a++)
+		for (int b = 0; b < 32; b++)
+			t[a * 32 + b] = a < sc->n_codes && b < sc->n_codes ? sc->score[a][b] : low;
 }
 
 int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
@@ -275,6 +316,7 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 				    : p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE};
 	int16_t *qc, *rc;
 	int16_t st[NW_MAX_CODES][NW_MAX_CODES];
+	int32_t table[32 * 32];
 	if (pass_memory(ws, &ps, lanes, maxq, maxr, &qc, &rc) < 0)
 		return NW_ERR_MEMORY;
 	for (int l = 0; l < lanes; l++) {
@@ -282,25 +324,20 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 		ps.n[l] = l < used ? (int32_t)rlen[l] : 0;
 	}
 	if (mm) {
-		for (int64_t i = 0; i < maxq; i++)
-			for (int l = 0; l < lanes; l++)
-				qc[i * lanes + l] = (int16_t)(i >= ps.m[l] ? MM_Q_PAD
-							      : q[l][i] < K ? q[l][i] : MM_Q_OTHER + q[l][i]);
-		for (int64_t j = 0; j < maxr; j++)
-			for (int l = 0; l < lanes; l++)
-				rc[j * lanes + l] = (int16_t)(j >= ps.n[l] ? MM_R_PAD
-							      : r[l][j] < K ? r[l][j] : MM_R_OTHER + r[l][j]);
+		fill_codes(&ps, lanes, qc, rc, q, r, 0, K);
 		ps.qc = qc;
 	} else { /* profile: one query for the group; padding scores min(0, min_score) */
 		int pad = sc->n_codes, low = sc->min_score < 0 ? sc->min_score : 0;
 		for (int a = 0; a < sc->n_codes; a++)
 			for (int c = 0; c < sc->n_codes; c++)
 				st[a][c] = (int16_t)sc->score[c][a];
-		for (int c = 0; c < sc->n_codes; c++)
-			st[pad][c] = (int16_t)low;
-		for (int64_t j = 0; j < maxr; j++)
+		for (int a = pad; a < NW_MAX_CODES; a++) /* the padding code, and unused ones */
+			for (int c = 0; c < sc->n_codes; c++)
+				st[a][c] = (int16_t)low;
+		for (int64_t j = 0; j < step_cols(maxr); j++)
 			for (int l = 0; l < lanes; l++)
 				rc[j * lanes + l] = (int16_t)(j >= ps.n[l] ? pad : r[l][j]);
+		ps.form = INTER_PROFILE;
 		ps.qs = q[0];
 		ps.st = (const int16_t (*)[NW_MAX_CODES])st;
 	}
@@ -327,17 +364,9 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 			      !(p->mode == NW_MODE_LOCAL && rs->score == 0);
 	}
 
-	/* reverse: the start, from the end cell over the reversed prefixes */
-	if (need_start && !mm) {
-		for (int l = 0; l < used; l++) {
-			nw_result_t *rs = &res[idx[l]];
-			if (p->mode == NW_MODE_LOCAL && rs->score == 0)
-				continue;
-			int ret = nw_cpu_find_start(p, q[l], r[l], ws, rs);
-			if (ret < 0)
-				return ret;
-		}
-	} else if (need_start) {
+	/* reverse: the start, from the end cell over the reversed prefixes (whose queries
+	 * differ from lane to lane: a profile group's reverse pass takes the table form) */
+	if (need_start) {
 		int64_t rq = 0, rr = 0;
 		for (int l = 0; l < used; l++) {
 			nw_result_t *rs = &res[idx[l]];
@@ -357,21 +386,28 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 			rv.n[l] = empty ? 0 : (int32_t)rs->rend;
 			rv.target[l] = empty ? 0 : (int32_t)rs->score;
 		}
-		for (int64_t i = 0; i < rq; i++)
-			for (int l = 0; l < lanes; l++) {
-				int64_t m = rv.m[l];
-				qc[i * lanes + l] = (int16_t)(i >= m ? MM_Q_PAD
-						      : q[l][m - 1 - i] < K ? q[l][m - 1 - i]
-									    : MM_Q_OTHER + q[l][m - 1 - i]);
-			}
-		for (int64_t j = 0; j < rr; j++)
-			for (int l = 0; l < lanes; l++) {
-				int64_t n = rv.n[l];
-				rc[j * lanes + l] = (int16_t)(j >= n ? MM_R_PAD
-						      : r[l][n - 1 - j] < K ? r[l][n - 1 - j]
-									    : MM_R_OTHER + r[l][n - 1 - j]);
-			}
-		rv.qc = qc, rv.rc = rc;
+		if (mm) {
+			fill_codes(&rv, lanes, qc, rc, q, r, 1, K);
+			rv.qc = qc, rv.rc = rc;
+		} else {
+			/* the reversed prefixes of one query are suffixes of the reversed query:
+			 * a local pass starts lane l at row qlen - qend (semiglobal: qend = qlen) */
+			const int64_t M = qlen[0];
+			const uint8_t *qrev = nw_ws_reverse(ws, 0, q[0], M);
+			if (!qrev || pass_memory(ws, &rv, lanes, M, rr, &qc, &rc) < 0)
+				return NW_ERR_MEMORY;
+			rv.rows = M;
+			rv.form = p->mode == NW_MODE_LOCAL ? INTER_ANCHORED : INTER_PROFILE;
+			rv.qs = qrev;
+			for (int l = 0; l < lanes; l++)
+				rv.top[l] = (int32_t)(M - rv.m[l]);
+			for (int64_t j = 0; j < step_cols(rr); j++)
+				for (int l = 0; l < lanes; l++) {
+					int64_t n = rv.n[l];
+					rc[j * lanes + l] = (int16_t)(j < n ? r[l][n - 1 - j] : sc->n_codes);
+				}
+			rv.rc = rc;
+		}
 		nw_inter_pass(plan->isa, &rv, &hit);
 		for (int l = 0; l < used; l++) {
 			nw_result_t *rs = &res[idx[l]];

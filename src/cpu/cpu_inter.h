@@ -6,14 +6,21 @@
  * cell, then, for local and semiglobal, a reverse pass from the end cell for the start.
  * The results follow the scalar engine's tie rules exactly (cpu_align.c).
  *
- * Substitution scores come in one of two forms:
- *   match/mismatch: the scoring gives `match` to two equal codes below some K and
- *     `mismatch` (<= 0) to every other pair (nwalign's DNA scoring): one compare a cell,
- *     whatever the pairs; codes at or past K are made unequal to everything;
- *   profile: any matrix, for groups whose pairs share the query (all-against-all, a
- *     database search): each reference column's scores are looked up once per column for
- *     every query code.
- * Pairs that fit neither, and pairs too long for 16 bits, take the per-pair passes.
+ * Substitution scores come in one of three forms:
+ *   match/mismatch (INTER_MM): the scoring gives `match` to two equal codes below some K
+ *     and `mismatch` (<= 0) to every other pair (nwalign's DNA scoring): one compare a
+ *     cell, whatever the pairs; codes at or past K are made unequal to everything;
+ *   profile (INTER_PROFILE): any matrix, for groups whose pairs share the query
+ *     (all-against-all, a database search): each reference column's scores are looked up
+ *     once per column for every query code;
+ *   table (INTER_TABLE): any matrix, any pairs: each cell's score is gathered from a
+ *     32 x 32 table;
+ *   anchored profile (INTER_ANCHORED): the local reverse pass of a profile group. Its
+ *     lanes' reversed query prefixes differ, but each is a suffix of the whole reversed
+ *     query: the rows are that (shared, as in the profile form), and lane l starts at row
+ *     top[l] = qlen - qend, above which its cells are held far below any score.
+ * Pairs too long for 16 bits, and matrix pairs that share no query, take the per-pair
+ * passes.
  */
 #ifndef NW_CPU_INTER_H
 #define NW_CPU_INTER_H
@@ -21,6 +28,9 @@
 #include "cpu_align.h"
 
 #define NW_INTER_MAX_LANES 32
+enum { INTER_MM, INTER_PROFILE, INTER_TABLE, INTER_ANCHORED };
+#define INTER_TABLE_PAD 31 /* the table's code for padding, past every alphabet */
+#define INTER_BLOCK 4      /* reference columns a step of the passes */
 
 /* One pass over a group (the template's input). Rows are query positions 1..rows, columns
  * reference positions 1..cols; lane l's pair is m[l] x n[l] (0 x 0 for an empty lane) and
@@ -28,10 +38,12 @@
  * Boundaries and tracks as in st_pass_t (cpu_align.h). */
 typedef struct {
 	int64_t rows, cols;
-	const int16_t *qc;          /* match/mismatch form: [rows][VL] query codes */
-	const int16_t *rc;          /* [cols][VL] reference codes (profile form: table rows) */
-	const uint8_t *qs;          /* profile form: the shared query's codes [rows]; else NULL */
-	const int16_t (*st)[NW_MAX_CODES]; /* profile form: st[ref code][query code] */
+	int form;                   /* INTER_* */
+	const int16_t *qc;          /* MM: [rows][VL] query codes; TABLE: the same times 32 */
+	const int16_t *rc;          /* [cols rounded up to INTER_BLOCK][VL] reference codes */
+	const uint8_t *qs;          /* PROFILE: the shared query's codes [rows] */
+	const int16_t (*st)[NW_MAX_CODES]; /* PROFILE: st[ref code][query code] */
+	const int32_t *table;       /* TABLE: [query code * 32 + ref code] */
 	int n_codes;
 	int16_t match, mismatch;    /* match/mismatch form: the two scores */
 	int16_t O, X;
@@ -39,7 +51,8 @@ typedef struct {
 	dp_track_t track;
 	int32_t m[NW_INTER_MAX_LANES], n[NW_INTER_MAX_LANES];
 	int32_t target[NW_INTER_MAX_LANES];
-	void *H, *E, *P;            /* scratch: rows + 1, rows + 1 and n_codes vectors */
+	int32_t top[NW_INTER_MAX_LANES];  /* ANCHORED: the row where lane l's pass starts */
+	void *H, *E, *P, *A;        /* scratch (cpu_inter.c's pass_memory) */
 } inter_pass_t;
 
 typedef struct {

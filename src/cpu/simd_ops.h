@@ -11,6 +11,8 @@
  *   vcmpeq(a, b) vcmpgt(a, b)  lane masks
  *   vsel(m, a, b)              b where m is set, a elsewhere
  *   vmand(m1, m2) vany(m)      mask and; nonzero when any lane of m is set
+ *   vlookup(idx, t)            lane l: t[idx lane l] (t: int32_t[], idx lanes >= 0)
+ *   VPERM32 (AVX-512 only)     vperm32(idx, v): lane l = v's lane idx[l] (0..31)
  * Every operation is a macro or an inline function of the same target, so that the
  * templates' functions inline them.
  */
@@ -30,6 +32,9 @@
 #undef vsel
 #undef vmand
 #undef vany
+#undef vlookup
+#undef VPERM32
+#undef vperm32
 
 #if defined(ISA_AVX512)
 #include <immintrin.h>
@@ -49,6 +54,17 @@
 #define vsel(m, a, b) _mm512_mask_blend_epi16((m), (a), (b))
 #define vmand(m1, m2) ((VM)((m1) & (m2)))
 #define vany(m) ((m) != 0)
+static inline ISA_TARGET __m512i lookup_avx512(__m512i idx, const int32_t *t)
+{
+	__m512i lo = _mm512_cvtepi16_epi32(_mm512_castsi512_si256(idx));
+	__m512i hi = _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(idx, 1));
+	__m256i glo = _mm512_cvtepi32_epi16(_mm512_i32gather_epi32(lo, (const void *)t, 4));
+	__m256i ghi = _mm512_cvtepi32_epi16(_mm512_i32gather_epi32(hi, (const void *)t, 4));
+	return _mm512_inserti64x4(_mm512_castsi256_si512(glo), ghi, 1);
+}
+#define vlookup(idx, t) lookup_avx512((idx), (t))
+#define VPERM32 1
+#define vperm32(idx, v) _mm512_permutexvar_epi16((idx), (v))
 
 #elif defined(ISA_AVX2)
 #include <immintrin.h>
@@ -68,6 +84,15 @@
 #define vsel(m, a, b) _mm256_blendv_epi8((a), (b), (m))
 #define vmand(m1, m2) _mm256_and_si256((m1), (m2))
 #define vany(m) (_mm256_movemask_epi8(m) != 0)
+static inline ISA_TARGET __m256i lookup_avx2(__m256i idx, const int32_t *t)
+{
+	__m256i lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(idx));
+	__m256i hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(idx, 1));
+	__m256i g = _mm256_packs_epi32(_mm256_i32gather_epi32((const int *)t, lo, 4),
+				       _mm256_i32gather_epi32((const int *)t, hi, 4));
+	return _mm256_permute4x64_epi64(g, 0xd8); /* packs works within 128-bit halves */
+}
+#define vlookup(idx, t) lookup_avx2((idx), (t))
 
 #elif defined(ISA_SSE41)
 #include <immintrin.h>
@@ -87,6 +112,14 @@
 #define vsel(m, a, b) _mm_blendv_epi8((a), (b), (m))
 #define vmand(m1, m2) _mm_and_si128((m1), (m2))
 #define vany(m) (_mm_movemask_epi8(m) != 0)
+static inline ISA_TARGET __m128i lookup_sse41(__m128i idx, const int32_t *t)
+{
+	_Alignas(16) int16_t x[8];
+	_mm_store_si128((__m128i *)x, idx);
+	return _mm_setr_epi16((short)t[x[0]], (short)t[x[1]], (short)t[x[2]], (short)t[x[3]],
+			      (short)t[x[4]], (short)t[x[5]], (short)t[x[6]], (short)t[x[7]]);
+}
+#define vlookup(idx, t) lookup_sse41((idx), (t))
 
 #elif defined(ISA_GENERIC)
 /* Portable C: 8 lanes in a struct, each operation a loop; the scalar twin of the others. */
@@ -157,6 +190,12 @@ static inline int g_any(nw_gvec_t m)
 			return 1;
 	return 0;
 }
+static inline nw_gvec_t g_lookup(nw_gvec_t idx, const int32_t *t)
+{
+	for (int l = 0; l < 8; l++)
+		idx.v[l] = (int16_t)t[idx.v[l]];
+	return idx;
+}
 #endif
 #define V nw_gvec_t
 #define VM nw_gvec_t
@@ -174,6 +213,7 @@ static inline int g_any(nw_gvec_t m)
 #define vsel(m, a, b) g_sel((m), (a), (b))
 #define vmand(m1, m2) g_and((m1), (m2))
 #define vany(m) g_any(m)
+#define vlookup(idx, t) g_lookup((idx), (t))
 
 #else
 #error "simd_ops.h: define one of ISA_GENERIC, ISA_SSE41, ISA_AVX2, ISA_AVX512"
