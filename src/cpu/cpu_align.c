@@ -143,6 +143,7 @@ void nw_workspace_free(nw_workspace_t *ws)
 	free(ws->simd);
 	free(ws->inter);
 	free(ws->inter_seq);
+	free(ws->inter_dir);
 	free(ws);
 }
 

@@ -62,6 +62,8 @@ struct nw_workspace_s {
 	size_t inter_cap;        /* bytes */
 	uint8_t *inter_seq;      /* the group's pairs, unpacked */
 	size_t inter_seq_cap;
+	void *inter_dir;         /* direction words of a group's path pass */
+	size_t inter_dir_cap;    /* bytes */
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that

@@ -6,6 +6,7 @@
 
 #include "cpu_inter.h"
 #include "cpu_isa.h"
+#include "path.h"
 
 /* ---------------------------------------------------------------- the template, per set */
 
@@ -55,6 +56,9 @@ void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
 /* Longest query (rows) of a group: its H and E columns stay in the first cache levels. */
 #define INTER_MAX_ROWS 2048
 #define INTER_MAX_COLS 16384
+/* Spans of paths that a group's path pass takes (rows x columns below 2^17, so that the
+ * direction words stay in the second cache level): the others run alone. */
+#define INTER_PATH_SIDE 362
 /* Codes the match/mismatch form gives to what never matches: query and reference codes at
  * or past K, and the padding past a lane's pair. */
 #define MM_Q_OTHER 0x100
@@ -129,8 +133,22 @@ static int pair_fits(const nw_align_params_t *p, int64_t qlen, int64_t rlen)
 	return p->mode == NW_MODE_GLOBAL || p->ends_only || fits16(p->sc, 0, qlen, rlen);
 }
 
+/* 1 when the path pass of a group takes a span of m x n (else nw_cpu_align_path). */
+static int path_fits(const nw_align_params_t *p, int64_t m, int64_t n)
+{
+	return m >= 1 && n >= 1 && m <= INTER_PATH_SIDE && n <= INTER_PATH_SIDE &&
+	       nw_path_kind(p, m, n) == NW_PATH_FULL && fits16(p->sc, 0, m, n);
+}
+
 int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 		  const nw_pair_t *pairs, int64_t n, int isa, nw_inter_plan_t *plan)
+{
+	return nw_inter_plan_paths(p, qb, rb, pairs, NULL, n, isa, plan);
+}
+
+int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			const nw_pair_t *pairs, const nw_result_t *res, int64_t n, int isa,
+			nw_inter_plan_t *plan)
 {
 	int ma, mi, K;
 	memset(plan, 0, sizeof *plan);
@@ -140,11 +158,13 @@ int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_bat
 	if (!plan->rest)
 		return NW_ERR_MEMORY;
 	const int mm = mm_form(p->sc, &ma, &mi, &K);
+	const int paths = res != NULL; /* spans of any pairs: table form when not mm */
+	plan->paths = paths;
 	const char *env = getenv("NWALIGN_CPU_INTER");
 	const int off = env && !strcmp(env, "0");
 	sort_item_t *items = NULL;
 	int64_t n_items = 0;
-	if (!p->starts_only && !off && n > 0) {
+	if ((paths || !p->starts_only) && !off && n > 0) {
 		items = malloc((size_t)n * sizeof *items);
 		plan->order = malloc((size_t)n * sizeof *plan->order);
 		plan->group_end = malloc((size_t)n * sizeof *plan->group_end);
@@ -156,6 +176,14 @@ int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_bat
 	}
 	for (int64_t k = 0; k < n; k++) {
 		int64_t qlen = qb->len[pairs[k].q], rlen = rb->len[pairs[k].r];
+		if (paths) {
+			int64_t sm = res[k].qend - res[k].qstart, sn = res[k].rend - res[k].rstart;
+			if (items && path_fits(p, sm, sn))
+				items[n_items++] = (sort_item_t){sn, sm, k};
+			else
+				plan->rest[plan->n_rest++] = k;
+			continue;
+		}
 		if (items && qlen > 0 && rlen > 0 && pair_fits(p, qlen, rlen)) {
 			/* match/mismatch groups take any pairs of like lengths; profile groups
 			 * share a query */
@@ -167,7 +195,7 @@ int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_bat
 	}
 	if (n_items > 0)
 		qsort(items, (size_t)n_items, sizeof *items, cmp_item);
-	if (!mm) { /* a query with few pairs would leave most lanes of its groups empty */
+	if (!mm && !paths) { /* a query with few pairs would leave most lanes of its groups empty */
 		int64_t kept = 0;
 		for (int64_t t = 0, u; t < n_items; t = u) {
 			for (u = t; u < n_items && items[u].k1 == items[t].k1; u++)
@@ -190,9 +218,14 @@ int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_bat
 		const nw_pair_t *pr = &pairs[items[t].idx];
 		int64_t qlen = qb->len[pr->q], rlen = rb->len[pr->r];
 		int64_t nq = qlen > maxq ? qlen : maxq, nr = rlen > maxr ? rlen : maxr;
+		if (paths) { /* group by the spans' sizes */
+			qlen = items[t].k2, rlen = items[t].k1;
+			nq = qlen > maxq ? qlen : maxq, nr = rlen > maxr ? rlen : maxr;
+		}
 		int close = t > start &&
-			    (t - start == plan->lanes || !pair_fits(p, nq, nr) ||
-			     (!mm && pairs[items[t - 1].idx].q != pr->q));
+			    (t - start == plan->lanes ||
+			     (paths ? !path_fits(p, nq, nr) : !pair_fits(p, nq, nr)) ||
+			     (!mm && !paths && pairs[items[t - 1].idx].q != pr->q));
 		if (close) {
 			plan->group_end[plan->n_groups++] = t;
 			start = t;
@@ -277,35 +310,183 @@ static void fill_table(const nw_scoring_t *sc, int32_t *t)
 			t[a * 32 + b] = a < sc->n_codes && b < sc->n_codes ? sc->score[a][b] : low;
 }
 
+/* Lane l's path from the direction words (path_full's walk, src/cpu/cpu_path.c) into res,
+ * in forward order. */
+static int trace_lane(nw_workspace_t *ws, const uint16_t *D, int64_t rows, int lanes, int l,
+		      const uint8_t *a, int64_t m, const uint8_t *b, int64_t n, nw_result_t *res)
+{
+	enum { FROM_E = 1, FROM_F = 2, SRC_MASK = 3, E_EXTENDS = 4, F_EXTENDS = 8 };
+	enum { ST_H, ST_E, ST_F };
+	if (nw_ws_grow((void **)&ws->ops, &ws->ops_cap, (size_t)(m + n)) < 0)
+		return NW_ERR_MEMORY;
+	uint8_t *ops = ws->ops;
+	int64_t i = m, j = n, k = 0;
+	int st = ST_H;
+	while (i > 0 && j > 0) {
+		uint16_t w = D[(((j - 1) / INTER_BLOCK) * rows + i - 1) * lanes + l];
+		int d = w >> (4 * ((j - 1) % INTER_BLOCK)) & 15;
+		if (st == ST_H) {
+			int src = d & SRC_MASK;
+			if (src == 0) {
+				ops[k++] = a[i - 1] == b[j - 1] ? NW_CIGAR_EQ : NW_CIGAR_X;
+				i--, j--;
+			} else {
+				st = src == FROM_E ? ST_E : ST_F;
+			}
+		} else if (st == ST_E) {
+			ops[k++] = NW_CIGAR_D;
+			st = d & E_EXTENDS ? ST_E : ST_H;
+			j--;
+		} else {
+			ops[k++] = NW_CIGAR_I;
+			st = d & F_EXTENDS ? ST_F : ST_H;
+			i--;
+		}
+	}
+	for (; i > 0; i--)
+		ops[k++] = NW_CIGAR_I;
+	for (; j > 0; j--)
+		ops[k++] = NW_CIGAR_D;
+	res->n_cigar = 0;
+	while (k > 0) {
+		uint8_t op = ops[--k];
+		int64_t len = 1;
+		for (; k > 0 && ops[k - 1] == op; k--)
+			len++;
+		if (nw_cigar_push(res, op, len) < 0)
+			return NW_ERR_MEMORY;
+	}
+	return 0;
+}
+
+/* The paths of a group whose scores and spans res holds: one global pass with direction
+ * bits over the lanes' spans (form INTER_MM or INTER_TABLE), a walk back for each lane,
+ * then nw_path_finish's checks, as nw_cpu_align_path gives them. Spans too large for the
+ * pass, or empty on one side, take nw_cpu_align_path. */
+static int group_paths(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int form, int lanes,
+		       int used, const int64_t *idx, uint8_t *const *q, const int64_t *qlen,
+		       uint8_t *const *r, const int64_t *rlen, int K, nw_result_t *res)
+{
+	const nw_scoring_t *sc = p->sc;
+	uint8_t *qs[NW_INTER_MAX_LANES], *rs[NW_INTER_MAX_LANES];
+	int in_pass[NW_INTER_MAX_LANES] = {0};
+	int64_t rows = 0, cols = 0;
+	inter_pass_t ps = {.form = form, .n_codes = sc->n_codes, .O = (int16_t)sc->gap_open,
+			   .X = (int16_t)sc->gap_extend, .track = DP_TRACK_NONE};
+	int ma = 0, mi = 0, kk = 0;
+	if (form == INTER_MM)
+		mm_form(sc, &ma, &mi, &kk);
+	ps.match = (int16_t)ma, ps.mismatch = (int16_t)mi;
+	for (int l = 0; l < used; l++) {
+		nw_result_t *x = &res[idx[l]];
+		int64_t m = x->qend - x->qstart, n = x->rend - x->rstart;
+		qs[l] = rs[l] = NULL;
+		in_pass[l] = path_fits(p, m, n);
+		if (!in_pass[l]) {
+			int ret = nw_cpu_align_path(p, q[l], qlen[l], r[l], rlen[l], ws, x);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		qs[l] = q[l] + x->qstart, rs[l] = r[l] + x->rstart;
+		ps.m[l] = (int32_t)m, ps.n[l] = (int32_t)n;
+		rows = m > rows ? m : rows;
+		cols = n > cols ? n : cols;
+	}
+	if (rows == 0)
+		return 0;
+	for (int l = used; l < lanes; l++)
+		qs[l] = rs[l] = NULL; /* empty lanes: m = n = 0, padding only */
+	int16_t *qc, *rc;
+	int32_t table[32 * 32];
+	size_t words = (size_t)(step_cols(cols) / INTER_BLOCK) * (size_t)rows * (size_t)lanes;
+	if (pass_memory(ws, &ps, lanes, rows, cols, &qc, &rc) < 0)
+		return NW_ERR_MEMORY;
+	if (words * 2 > ws->inter_dir_cap) {
+		free(ws->inter_dir);
+		ws->inter_dir_cap = 0;
+		if (posix_memalign(&ws->inter_dir, 64, words * 2 + words / 2) != 0) {
+			ws->inter_dir = NULL;
+			return NW_ERR_MEMORY;
+		}
+		ws->inter_dir_cap = words * 2 + words / 2;
+	}
+	ps.rows = rows, ps.cols = cols;
+	ps.dir = ws->inter_dir;
+	if (form == INTER_TABLE) {
+		fill_table(sc, table);
+		ps.table = table;
+	}
+	fill_codes(&ps, lanes, qc, rc, qs, rs, 0, K);
+	ps.qc = qc, ps.rc = rc;
+	inter_hits_t hit;
+	nw_inter_pass(isa, &ps, &hit);
+	for (int l = 0; l < used; l++) {
+		if (!in_pass[l])
+			continue;
+		nw_result_t *x = &res[idx[l]];
+		if (hit.score[l] != x->score)
+			return NW_ERR_INTERNAL; /* the span's global optimum is the score */
+		int ret = trace_lane(ws, ps.dir, rows, lanes, l, qs[l], ps.m[l], rs[l], ps.n[l], x);
+		if (ret < 0)
+			return ret;
+		x->path_kind = NW_PATH_FULL;
+		if ((ret = nw_path_finish(p, q[l], qlen[l], r[l], rlen[l], x)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The lanes of group g unpacked into the workspace: q[l] and r[l], and their lengths. */
+static int unpack_group(nw_workspace_t *ws, const nw_batch_t *qb, const nw_batch_t *rb,
+			const nw_pair_t *pairs, const int64_t *idx, int used, uint8_t **q,
+			int64_t *qlen, uint8_t **r, int64_t *rlen, int64_t *maxq, int64_t *maxr)
+{
+	*maxq = *maxr = 0;
+	for (int l = 0; l < used; l++) {
+		qlen[l] = qb->len[pairs[idx[l]].q];
+		rlen[l] = rb->len[pairs[idx[l]].r];
+		*maxq = qlen[l] > *maxq ? qlen[l] : *maxq;
+		*maxr = rlen[l] > *maxr ? rlen[l] : *maxr;
+	}
+	size_t stride = (size_t)(*maxq + *maxr);
+	if (nw_ws_grow((void **)&ws->inter_seq, &ws->inter_seq_cap, stride * used + 1) < 0)
+		return NW_ERR_MEMORY;
+	for (int l = 0; l < used; l++) {
+		q[l] = ws->inter_seq + stride * l;
+		r[l] = q[l] + *maxq;
+		nw_batch_unpack(qb, pairs[idx[l]].q, q[l]);
+		nw_batch_unpack(rb, pairs[idx[l]].r, r[l]);
+	}
+	return 0;
+}
+
 int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
 		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
 		   int64_t g, nw_result_t *res)
 {
+	if (plan->paths) {
+		const int64_t k0 = g ? plan->group_end[g - 1] : 0, k1 = plan->group_end[g];
+		uint8_t *q[NW_INTER_MAX_LANES], *r[NW_INTER_MAX_LANES];
+		int64_t qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES], maxq, maxr;
+		int ma, mi, K = 0;
+		int form = mm_form(p->sc, &ma, &mi, &K) ? INTER_MM : INTER_TABLE;
+		if (unpack_group(ws, qb, rb, pairs, plan->order + k0, (int)(k1 - k0), q, qlen, r,
+				 rlen, &maxq, &maxr) < 0)
+			return NW_ERR_MEMORY;
+		return group_paths(ws, p, plan->isa, form, plan->lanes, (int)(k1 - k0),
+				   plan->order + k0, q, qlen, r, rlen, K, res);
+	}
 	const nw_scoring_t *sc = p->sc;
 	const int64_t k0 = g ? plan->group_end[g - 1] : 0, k1 = plan->group_end[g];
 	const int lanes = plan->lanes, used = (int)(k1 - k0);
 	const int64_t *idx = plan->order + k0;
 	int ma = 0, mi = 0, K = 0;
 	const int mm = mm_form(sc, &ma, &mi, &K);
-	int64_t maxq = 0, maxr = 0;
-	int64_t qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES];
-	for (int l = 0; l < used; l++) {
-		qlen[l] = qb->len[pairs[idx[l]].q];
-		rlen[l] = rb->len[pairs[idx[l]].r];
-		maxq = qlen[l] > maxq ? qlen[l] : maxq;
-		maxr = rlen[l] > maxr ? rlen[l] : maxr;
-	}
-	/* the pairs unpacked: lane l's query at seq + l * (maxq + maxr), its reference after */
-	size_t stride = (size_t)(maxq + maxr);
-	if (nw_ws_grow((void **)&ws->inter_seq, &ws->inter_seq_cap, stride * used + 1) < 0)
-		return NW_ERR_MEMORY;
+	int64_t maxq, maxr, qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES];
 	uint8_t *q[NW_INTER_MAX_LANES], *r[NW_INTER_MAX_LANES];
-	for (int l = 0; l < used; l++) {
-		q[l] = ws->inter_seq + stride * l;
-		r[l] = q[l] + maxq;
-		nw_batch_unpack(qb, pairs[idx[l]].q, q[l]);
-		nw_batch_unpack(rb, pairs[idx[l]].r, r[l]);
-	}
+	if (unpack_group(ws, qb, rb, pairs, idx, used, q, qlen, r, rlen, &maxq, &maxr) < 0)
+		return NW_ERR_MEMORY;
 
 	/* forward: score and end cell */
 	inter_pass_t ps = {.rows = maxq, .cols = maxr, .n_codes = sc->n_codes,
@@ -316,7 +497,6 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 				    : p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE};
 	int16_t *qc, *rc;
 	int16_t st[NW_MAX_CODES][NW_MAX_CODES];
-	int32_t table[32 * 32];
 	if (pass_memory(ws, &ps, lanes, maxq, maxr, &qc, &rc) < 0)
 		return NW_ERR_MEMORY;
 	for (int l = 0; l < lanes; l++) {
@@ -420,12 +600,7 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 		}
 	}
 
-	if (!p->want_path)
-		return 0;
-	for (int l = 0; l < used; l++) {
-		int ret = nw_cpu_align_path(p, q[l], qlen[l], r[l], rlen[l], ws, &res[idx[l]]);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	return p->want_path ? group_paths(ws, p, plan->isa, ps.form == INTER_MM ? INTER_MM : INTER_TABLE, lanes,
+					  used, idx, q, qlen, r, rlen, K, res)
+			    : 0;
 }

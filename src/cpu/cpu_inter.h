@@ -52,6 +52,8 @@ typedef struct {
 	int32_t m[NW_INTER_MAX_LANES], n[NW_INTER_MAX_LANES];
 	int32_t target[NW_INTER_MAX_LANES];
 	int32_t top[NW_INTER_MAX_LANES];  /* ANCHORED: the row where lane l's pass starts */
+	uint16_t *dir;              /* NULL, or a global pass (MM or TABLE, track NONE) leaves
+				     * its direction bits here (inter_kernel.h) */
 	void *H, *E, *P, *A;        /* scratch (cpu_inter.c's pass_memory) */
 } inter_pass_t;
 
@@ -72,6 +74,7 @@ typedef struct {
 	int64_t n_groups;
 	int64_t *rest;              /* the other pairs, for the per-pair passes */
 	int64_t n_rest;
+	int paths;                  /* a plan of paths (nw_inter_plan_paths) */
 } nw_inter_plan_t;
 
 /* Plans the n pairs (JOB_ALIGN's work) for instruction set isa (nw_cpu_isa(), or one that
@@ -80,10 +83,16 @@ typedef struct {
  * variable NWALIGN_CPU_INTER=0 (tests and benchmarks: the per-pair passes only). */
 int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 		  const nw_pair_t *pairs, int64_t n, int isa, nw_inter_plan_t *plan);
+/* The same for the paths of n pairs whose scores and spans res holds (JOB_PATHS): groups
+ * of spans of like sizes, whatever their pairs, for one global pass with direction bits. */
+int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			const nw_pair_t *pairs, const nw_result_t *res, int64_t n, int isa,
+			nw_inter_plan_t *plan);
 void nw_inter_plan_free(nw_inter_plan_t *plan);
 
 /* Scores, spans and (p->want_path) paths of group g of the plan into res[], as
- * nw_cpu_align would give them. Returns 0 or a negative NW_ERR_*. */
+ * nw_cpu_align would give them; in a plan of paths, the paths, as nw_cpu_align_path
+ * would. Returns 0 or a negative NW_ERR_*. */
 int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
 		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
 		   int64_t g, nw_result_t *res);

@@ -12,15 +12,22 @@
  * rules directly: the first column to reach a value is the smallest reference end, and
  * within a column the first row (kept cell by cell for the local maximum) the smallest
  * query end.
+ *
+ * With dirs (a global pass over the spans of paths), every cell also leaves its direction
+ * bits, path_full's (src/cpu/cpu_path.c): the source of H (the diagonal, then E, then F,
+ * each only when strictly better) and whether E and F extend. A step's four columns fill
+ * the four nibbles of one 16-bit word a lane: p->dir[(step * rows + i - 1) * VL + lane].
  */
 
 /* Lane l of vector v in memory. */
 #define LANE(vp, l) (((const int16_t *)(vp))[l])
 
 static inline __attribute__((always_inline)) ISA_TARGET void
-ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, const int track)
+ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, const int track,
+		  const int dirs)
 {
 	enum { B = INTER_BLOCK };
+	_Static_assert(4 * INTER_BLOCK <= 16, "a step's direction nibbles fill one 16-bit word");
 	const int64_t rows = p->rows, cols = p->cols;
 	V *H = (V *)p->H, *E = (V *)p->E, *P = (V *)p->P, *A = (V *)p->A;
 	const int O = p->O, X = p->X, local = p->local, top_free = p->local || p->ref_free;
@@ -89,6 +96,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 
 	for (int64_t j0 = 1; j0 <= cols && (!stops || pending > 0); j0 += B) {
 		V diag[B], f[B], R[B], colmax[B], colrow[B];
+		VM fext[B]; /* dirs: F[i][j] extends F[i-1][j] (for the row about to be computed) */
 		int top_here[B];
 #pragma GCC unroll 8
 		for (int c = 0; c < B; c++) {
@@ -100,6 +108,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			R[c] = vload(p->rc + (j - 1) * VL);
 			colmax[c] = vNEG;
 			colrow[c] = vZ;
+			fext[c] = VMZERO;
 			if (form == INTER_PROFILE || form == INTER_ANCHORED) { /* P[c][x] lane l: x vs column j */
 #ifdef VPERM32
 				for (int x = 0; x < p->n_codes; x++)
@@ -120,6 +129,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			if (form == INTER_MM || form == INTER_TABLE)
 				Q = vload(p->qc + (i - 1) * VL);
 			vi = vadds(vi, v1);
+			V word = vZ;  /* dirs: the step's direction nibbles of row i */
 			VM below, at; /* ANCHORED: lanes whose pass has started; at their top row */
 			if (form == INTER_ANCHORED)
 				below = vcmpgt(vi, vtop), at = vcmpeq(vi, vtop);
@@ -132,9 +142,25 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 					s = vlookup(vadds(Q, R[c]), p->table);
 				else
 					s = vsel(vcmpeq(Q, R[c]), vmi, vma);
-				V e = vmax(vsubs(el, vX), vsubs(left, vOX));
-				V h = vmax(vadds(diag[c], s), e);
-				h = vmax(h, f[c]);
+				V e, h;
+				if (dirs) {
+					const V ee = vsubs(el, vX), eo = vsubs(left, vOX), hd = vadds(diag[c], s);
+					const VM eext = vcmpgt(ee, eo);
+					e = vmax(ee, eo);
+					const VM from_e = vcmpgt(e, hd);
+					h = vmax(hd, e);
+					const VM from_f = vcmpgt(f[c], h);
+					h = vmax(h, f[c]);
+					word = vor(word, vor(vsel(from_f, vbits(from_e, 1 << 4 * c),
+								  vset1(2 << 4 * c)),
+							     vor(vbits(eext, 4 << 4 * c),
+								 vbits(fext[c], 8 << 4 * c))));
+					fext[c] = vcmpgt(vsubs(f[c], vX), vsubs(h, vOX));
+				} else {
+					e = vmax(vsubs(el, vX), vsubs(left, vOX));
+					h = vmax(vadds(diag[c], s), e);
+					h = vmax(h, f[c]);
+				}
 				if (local)
 					h = vmax(h, vZ);
 				if (form == INTER_ANCHORED)
@@ -154,6 +180,8 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			}
 			vstore(&H[i], left);
 			vstore(&E[i], el);
+			if (dirs)
+				vstore(p->dir + (((j0 - 1) / B) * rows + i - 1) * VL, word);
 		}
 
 		/* the block's columns in order: the first to reach a value wins */
@@ -236,7 +264,12 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 #define INTER_CASE(name, form, track)                                                      \
 	static ISA_TARGET void ISA_FN(name)(const inter_pass_t *p, inter_hits_t *out)        \
 	{                                                                                    \
-		ISA_FN(pass_body)(p, out, form, track);                                     \
+		ISA_FN(pass_body)(p, out, form, track, 0);                                  \
+	}
+#define INTER_DIR_CASE(name, form)                                                         \
+	static ISA_TARGET void ISA_FN(name)(const inter_pass_t *p, inter_hits_t *out)        \
+	{                                                                                    \
+		ISA_FN(pass_body)(p, out, form, DP_TRACK_NONE, 1);                          \
 	}
 #define INTER_CASES(form, pre)                                                             \
 	INTER_CASE(pre##_max, form, DP_TRACK_MAX)                                           \
@@ -268,12 +301,17 @@ INTER_CASES(INTER_MM, mm)
 INTER_CASES(INTER_PROFILE, pr)
 INTER_CASES(INTER_TABLE, tb)
 INTER_CASE(an_target, INTER_ANCHORED, DP_TRACK_TARGET)
+INTER_DIR_CASE(mm_dir, INTER_MM)
+INTER_DIR_CASE(tb_dir, INTER_TABLE)
+#undef INTER_DIR_CASE
 #undef INTER_CASES
 #undef INTER_CASE
 
 static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
 {
-	if (p->form == INTER_PROFILE)
+	if (p->dir)
+		(p->form == INTER_TABLE ? ISA_FN(tb_dir) : ISA_FN(mm_dir))(p, out);
+	else if (p->form == INTER_PROFILE)
 		ISA_FN(pr_pass)(p, out);
 	else if (p->form == INTER_TABLE)
 		ISA_FN(tb_pass)(p, out);

@@ -11,6 +11,9 @@
  *   vcmpeq(a, b) vcmpgt(a, b)  lane masks
  *   vsel(m, a, b)              b where m is set, a elsewhere
  *   vmand(m1, m2) vany(m)      mask and; nonzero when any lane of m is set
+ *   VMZERO                     the empty mask
+ *   vor(a, b)                  bitwise or
+ *   vbits(m, k)                k where m is set, 0 elsewhere
  *   vlookup(idx, t)            lane l: t[idx lane l] (t: int32_t[], idx lanes >= 0)
  *   VPERM32 (AVX-512 only)     vperm32(idx, v): lane l = v's lane idx[l] (0..31)
  * Every operation is a macro or an inline function of the same target, so that the
@@ -33,6 +36,9 @@
 #undef vmand
 #undef vany
 #undef vlookup
+#undef VMZERO
+#undef vor
+#undef vbits
 #undef VPERM32
 #undef vperm32
 
@@ -54,6 +60,9 @@
 #define vsel(m, a, b) _mm512_mask_blend_epi16((m), (a), (b))
 #define vmand(m1, m2) ((VM)((m1) & (m2)))
 #define vany(m) ((m) != 0)
+#define VMZERO ((VM)0)
+#define vor(a, b) _mm512_or_si512((a), (b))
+#define vbits(m, k) _mm512_maskz_mov_epi16((m), _mm512_set1_epi16((short)(k)))
 static inline ISA_TARGET __m512i lookup_avx512(__m512i idx, const int32_t *t)
 {
 	__m512i lo = _mm512_cvtepi16_epi32(_mm512_castsi512_si256(idx));
@@ -84,6 +93,9 @@ static inline ISA_TARGET __m512i lookup_avx512(__m512i idx, const int32_t *t)
 #define vsel(m, a, b) _mm256_blendv_epi8((a), (b), (m))
 #define vmand(m1, m2) _mm256_and_si256((m1), (m2))
 #define vany(m) (_mm256_movemask_epi8(m) != 0)
+#define VMZERO _mm256_setzero_si256()
+#define vor(a, b) _mm256_or_si256((a), (b))
+#define vbits(m, k) _mm256_and_si256((m), _mm256_set1_epi16((short)(k)))
 static inline ISA_TARGET __m256i lookup_avx2(__m256i idx, const int32_t *t)
 {
 	__m256i lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(idx));
@@ -112,6 +124,9 @@ static inline ISA_TARGET __m256i lookup_avx2(__m256i idx, const int32_t *t)
 #define vsel(m, a, b) _mm_blendv_epi8((a), (b), (m))
 #define vmand(m1, m2) _mm_and_si128((m1), (m2))
 #define vany(m) (_mm_movemask_epi8(m) != 0)
+#define VMZERO _mm_setzero_si128()
+#define vor(a, b) _mm_or_si128((a), (b))
+#define vbits(m, k) _mm_and_si128((m), _mm_set1_epi16((short)(k)))
 static inline ISA_TARGET __m128i lookup_sse41(__m128i idx, const int32_t *t)
 {
 	_Alignas(16) int16_t x[8];
@@ -190,6 +205,12 @@ static inline int g_any(nw_gvec_t m)
 			return 1;
 	return 0;
 }
+static inline nw_gvec_t g_or(nw_gvec_t a, nw_gvec_t b)
+{
+	for (int l = 0; l < 8; l++)
+		a.v[l] |= b.v[l];
+	return a;
+}
 static inline nw_gvec_t g_lookup(nw_gvec_t idx, const int32_t *t)
 {
 	for (int l = 0; l < 8; l++)
@@ -213,6 +234,9 @@ static inline nw_gvec_t g_lookup(nw_gvec_t idx, const int32_t *t)
 #define vsel(m, a, b) g_sel((m), (a), (b))
 #define vmand(m1, m2) g_and((m1), (m2))
 #define vany(m) g_any(m)
+#define VMZERO g_set1(0)
+#define vor(a, b) g_or((a), (b))
+#define vbits(m, k) g_and((m), g_set1(k))
 #define vlookup(idx, t) g_lookup((idx), (t))
 
 #else

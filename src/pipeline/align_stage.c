@@ -100,8 +100,9 @@ static int run_cpu(const run_t *run, const nw_align_params_t *p, const nw_batch_
 	job_t job = {.run = run, .params = p, .qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n,
 		     .what = what};
 	nw_inter_plan_t plan;
-	if (what == JOB_ALIGN) {
-		if (nw_inter_plan(p, qb, rb, pairs, n, nw_cpu_isa(), &plan) < 0) {
+	if (what == JOB_ALIGN || what == JOB_PATHS) {
+		if (nw_inter_plan_paths(p, qb, rb, pairs, what == JOB_PATHS ? res : NULL, n,
+					nw_cpu_isa(), &plan) < 0) {
 			snprintf(err, errlen, "out of memory");
 			return NW_ERR_MEMORY;
 		}
