@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu_isa.h"
+#include "nwalign.h"
 
 static const char *const names[NW_ISA_COUNT] = {"generic", "sse4.1", "avx2", "avx512bw"};
 static const char *const env_names[NW_ISA_COUNT] = {"generic", "sse41", "avx2", "avx512"};
@@ -55,8 +56,19 @@ static void choose(void)
 						"using %s\n", want, names[k], names[best]);
 			return;
 		}
-	fprintf(stderr, "nwalign: NWALIGN_CPU_ISA=%s is not one of generic, sse41, avx2, avx512; "
-			"using %s\n", want, names[best]);
+	/* unknown names are refused before the first call (nw_cpu_isa_check_env) */
+}
+
+int nw_cpu_isa_check_env(char *err, size_t errlen)
+{
+	const char *want = getenv("NWALIGN_CPU_ISA");
+	if (!want || !*want)
+		return 0;
+	for (int k = 0; k < NW_ISA_COUNT; k++)
+		if (!strcmp(want, env_names[k]))
+			return 0;
+	snprintf(err, errlen, "NWALIGN_CPU_ISA=%s: not one of generic, sse41, avx2, avx512", want);
+	return NW_ERR_USAGE;
 }
 
 nw_isa_t nw_cpu_isa(void)

@@ -10,6 +10,8 @@
 #ifndef NW_CPU_ISA_H
 #define NW_CPU_ISA_H
 
+#include <stddef.h>
+
 typedef enum {
 	NW_ISA_GENERIC,
 	NW_ISA_SSE41,
@@ -18,10 +20,12 @@ typedef enum {
 	NW_ISA_COUNT
 } nw_isa_t;
 
-/* The instruction set the kernels use: the processor's best, or NWALIGN_CPU_ISA's. A name
- * the processor cannot run, or an unknown one, is an error reported once on stderr, and
- * the best one runs instead. */
+/* The instruction set the kernels use: the processor's best, or NWALIGN_CPU_ISA's. A set
+ * the processor cannot run is reported once on stderr, and the best one runs instead (a
+ * script that names one still runs on an older machine). */
 nw_isa_t nw_cpu_isa(void);
+/* NW_ERR_USAGE with a message when NWALIGN_CPU_ISA is set to an unknown name; else 0. */
+int nw_cpu_isa_check_env(char *err, size_t errlen);
 /* 1 when this processor (and this build) can run isa. */
 int nw_cpu_isa_supported(nw_isa_t isa);
 /* "generic", "sse4.1", "avx2", "avx512bw". */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_isa.h"
 #include "pipeline.h"
 #include "plan.h"
 
@@ -140,6 +141,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	run.cb = &run.bufs[0];
 	run.bufs[0].written_as = run.bufs[1].written_as = -1;
 	run.t0 = nw_pl_now();
+	if ((ret = nw_cpu_isa_check_env(err, errlen)) < 0)
+		return ret;
 	nw_gpu_opener_start(&opener, opt);
 	ret = NW_ERR_IO;
 	if (!(rr = nw_reader_open(opt->ref_path, err, errlen)) ||
@@ -163,11 +166,13 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	run.params.max_deficit = opt->max_deficit >= 0 ? opt->max_deficit : NW_GACT_MAX_DEFICIT;
 	if (!zip && (ret = nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
 		goto out;
+	char cpu_name[64];
+	snprintf(cpu_name, sizeof cpu_name, "cpu (%s)", nw_cpu_isa_name(nw_cpu_isa()));
 	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
 		    nw_alphabet_name(run.alphabet), run.alphabet_guessed ? " (detected)" : "",
 		    run.sc.name, run.sc.gap_open, run.sc.gap_extend,
 		    opt->mode == NW_MODE_GLOBAL ? "global" : opt->mode == NW_MODE_LOCAL ? "local" : "semiglobal",
-		    run.gpu ? nw_gpu_describe(run.gpu) : "cpu");
+		    run.gpu ? nw_gpu_describe(run.gpu) : cpu_name);
 	if ((ret = nw_collect_refs(&run, zip ? NULL : &rb, &refs, &sam_refs, err, errlen)) < 0)
 		goto out;
 	if (!(run.writer = nw_writer_open(opt, &refs, err, errlen))) {
