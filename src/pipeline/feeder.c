@@ -21,6 +21,7 @@ void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabe
 	f->both_strands = both_strands;
 	f->batch_records = batch_records;
 	f->batch_residues = batch_residues;
+	f->ramp_records = nw_first_set_records(batch_records);
 	for (int k = 0; k < NW_FEEDER_SETS; k++) {
 		nw_batch_init(&f->set[k].q, a);
 		nw_batch_init(&f->set[k].q_rc, a);
@@ -127,17 +128,19 @@ static int read_set(nw_feeder_t *f, nw_batch_set_t *s, int64_t nq)
 	if (f->rr)
 		threaded = pthread_create(&tid, NULL, read_refs, &refs) == 0;
 	if (nq < 0) {
+		const int64_t limit = f->ramp_records * 2 < f->batch_records ? f->ramp_records * 2
+									    : f->batch_records;
 		int64_t want = 0;
+		f->ramp_records = limit;
 		do {
-			want = f->batch_records > 0 && f->batch_records - want < REF_STEP && threaded
-				       ? f->batch_records
-				       : want + (threaded ? REF_STEP : f->batch_records);
+			want = limit - want < REF_STEP && threaded ? limit
+								   : want + (threaded ? REF_STEP : limit);
 			nq = nw_reader_fill(f->qr, want, f->batch_residues, err, errlen);
 			if (nq > 0 && nq < want)
 				break; /* the end of the queries, or their residue limit */
 			if (nq > 0 && threaded)
 				publish(&refs, nq, 0);
-		} while (nq > 0 && (f->batch_records <= 0 || nq < f->batch_records));
+		} while (nq > 0 && nq < limit);
 	}
 	if (f->rr && threaded)
 		publish(&refs, nq < 0 ? 0 : nq, 1);

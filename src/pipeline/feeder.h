@@ -23,6 +23,8 @@ typedef struct {
 	int both_strands;
 	int64_t batch_records;
 	uint64_t batch_residues;
+	int64_t ramp_records;        /* the last set's record limit: it doubles a set
+				      * from the first one's up to batch_records */
 	nw_batch_set_t set[NW_FEEDER_SETS]; /* the engine's, the next (being read), the last */
 	int cur;
 	pthread_t thread;
@@ -31,9 +33,17 @@ typedef struct {
 	char err[512];
 } nw_feeder_t;
 
+/* The first set's records at most: a small first set starts the engine (and the write
+ * stage) while the next, larger, sets are read, where one full set would be read alone. */
+#define NW_FIRST_SET_RECORDS 4096
+static inline int64_t nw_first_set_records(int64_t batch_records)
+{
+	return batch_records < NW_FIRST_SET_RECORDS ? batch_records : NW_FIRST_SET_RECORDS;
+}
+
 /* Takes the readers (not their ownership). The records already pending in them (read for
- * the alphabet guess: nq queries and, for zip, as many references or fewer where the file
- * ends) make the first set. */
+ * the alphabet guess: nq queries, at most nw_first_set_records, and for zip as many
+ * references or fewer where the file ends) make the first set. */
 void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t a,
 		    int both_strands, int64_t batch_records, uint64_t batch_residues);
 /* The first set (packed now), the next one starts reading behind it. NULL on error. */

@@ -149,7 +149,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	    !(qr = nw_reader_open(opt->query_path, err, errlen)))
 		goto out;
 	/* References first: all of them for all-vs-all, the first batch for zip. */
-	if ((nq = nw_reader_fill(qr, opt->batch_records, opt->batch_residues, err, errlen)) < 0 ||
+	if ((nq = nw_reader_fill(qr, nw_first_set_records(opt->batch_records), opt->batch_residues,
+				 err, errlen)) < 0 ||
 	    (nr = nw_reader_fill(rr, zip ? nq : INT64_MAX, UINT64_MAX, err, errlen)) < 0) {
 		ret = (int)(nq < 0 ? nq : nr);
 		goto out;
