@@ -97,7 +97,7 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "  -t, --threads INT         CPU threads [%d: the online CPUs]\n"
 "      --backend auto|cpu|gpu  [auto: the GPU when built with CUDA and a device is present]\n"
 "      --device INT          CUDA device [%d]\n"
-"      --batch-size INT      query records per batch [%lld]\n"
+"      --batch-size INT      query records per batch, at most [%lld]\n"
 "  -v, --verbose             summary on stderr (pairs, records, cells, seconds, GCUPS,\n"
 "                            backend; paths by kind; wall time by stage); -vv more\n"
 "  -h, --help                this help on stdout, exit 0\n"
