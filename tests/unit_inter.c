@@ -1,6 +1,13 @@
-/* unit_inter.c: the inter-sequence passes (src/cpu/cpu_inter.c) against the per-pair CPU
- * engine (nw_cpu_align, itself checked against the full-matrix oracle by unit_cpu), under
- * every instruction set this processor runs (generic C, SSE4.1, AVX2, AVX-512BW).
+/* unit_inter.c: the CPU engine's SIMD kernels under every instruction set this processor
+ * runs (generic C, SSE4.1, AVX2, AVX-512BW).
+ *
+ * The striped pass (src/cpu/striped_kernel.h, 16- and 32-bit lanes): nw_cpu_align with
+ * the striped pass of each set against the same with the scalar passes only (unit_cpu
+ * checks those against the full-matrix oracle), on pairs of 1..1200 and on pairs long
+ * enough (3,000-9,000) that values leave 16 bits and the 32-bit lanes run.
+ *
+ * The inter-sequence passes (src/cpu/cpu_inter.c) against the per-pair CPU engine
+ * (nw_cpu_align).
  * Variants: scores and spans; end cells only; paths from the groups' own passes; and paths
  * of spans found beforehand, grouped by span (nw_inter_plan_paths, the pipeline's order).
  *
@@ -205,6 +212,53 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 	nw_batch_free(&rb);
 }
 
+/* The striped pass of every set against the scalar passes: n pairs of lengths lo..hi. */
+static void run_striped(const scoring_case_t *c, nw_mode_t mode, int n, int64_t lo, int64_t hi)
+{
+	nw_workspace_t *vec = nw_workspace_new(), *sca = nw_workspace_new();
+	nw_workspace_set_simd(sca, 0);
+	uint8_t *q = malloc((size_t)hi + 64), *r = malloc((size_t)hi * 2 + 64);
+	nw_align_params_t p = {.mode = mode, .sc = &c->sc};
+	for (int k = 0; k < n; k++) {
+		int64_t m = rnd(lo, hi), len = m;
+		for (int64_t i = 0; i < m; i++)
+			q[i] = code(c->kind);
+		if (rnd(0, 2)) { /* a mutated copy inside flanks, so that scores climb high */
+			int64_t a = rnd(0, hi / 4);
+			len = 0;
+			for (int64_t i = 0; i < a; i++)
+				r[len++] = code(c->kind);
+			for (int64_t i = 0; i < m; i++)
+				r[len++] = rnd(0, 19) ? q[i] : code(c->kind);
+		} else {
+			len = rnd(lo, hi);
+			for (int64_t i = 0; i < len; i++)
+				r[i] = code(c->kind);
+		}
+		nw_result_t b = {0};
+		CHECK(nw_cpu_align(&p, q, m, r, len, sca, &b) == 0, "scalar");
+		for (int isa = 0; isa < NW_ISA_COUNT; isa++) {
+			if (!nw_cpu_isa_supported(isa))
+				continue;
+			nw_result_t a = {0};
+			nw_workspace_set_isa(vec, isa);
+			int ok = nw_cpu_align(&p, q, m, r, len, vec, &a) == 0 && same_result(&a, &b);
+			CHECK(ok, "striped %s: %s %s %lldx%lld: got %lld [%lld,%lld)x[%lld,%lld), want "
+				  "%lld [%lld,%lld)x[%lld,%lld)", nw_cpu_isa_name(isa), c->label,
+			      mode_name(mode), (long long)m, (long long)len, (long long)a.score,
+			      (long long)a.qstart, (long long)a.qend, (long long)a.rstart,
+			      (long long)a.rend, (long long)b.score, (long long)b.qstart,
+			      (long long)b.qend, (long long)b.rstart, (long long)b.rend);
+			nw_result_free(&a);
+		}
+		nw_result_free(&b);
+	}
+	free(q);
+	free(r);
+	nw_workspace_free(vec);
+	nw_workspace_free(sca);
+}
+
 int main(void)
 {
 	static scoring_case_t cases[8];
@@ -268,5 +322,10 @@ int main(void)
 		      nw_cpu_isa_name(isa), (long long)grouped_pr, (long long)total_pr);
 	}
 	CHECK(ran >= 1, "no instruction set ran");
+	for (int c = 0; c < nc; c++)
+		for (int m = 0; m < 3; m++) {
+			run_striped(&cases[c], modes[m], 30, 1, 1200);
+			run_striped(&cases[c], modes[m], 1, 3000, 6000);
+		}
 	return tu_finish("unit_inter");
 }

@@ -125,7 +125,10 @@ void nw_dp_pass(const dp_pass_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
 
 nw_workspace_t *nw_workspace_new(void)
 {
-	return calloc(1, sizeof(nw_workspace_t));
+	nw_workspace_t *ws = calloc(1, sizeof(nw_workspace_t));
+	if (ws)
+		ws->isa = -1;
+	return ws;
 }
 
 void nw_workspace_free(nw_workspace_t *ws)
@@ -150,6 +153,26 @@ void nw_workspace_free(nw_workspace_t *ws)
 void nw_workspace_set_simd(nw_workspace_t *ws, int on)
 {
 	ws->simd_off = !on;
+}
+
+void nw_workspace_set_isa(nw_workspace_t *ws, int isa)
+{
+	ws->isa = isa;
+}
+
+int nw_ws_simd(nw_workspace_t *ws, size_t bytes)
+{
+	if (bytes <= ws->simd_cap)
+		return 0;
+	free(ws->simd);
+	ws->simd_cap = 0;
+	bytes += bytes / 4;
+	if (posix_memalign(&ws->simd, 64, bytes) != 0) {
+		ws->simd = NULL;
+		return NW_ERR_MEMORY;
+	}
+	ws->simd_cap = bytes;
+	return 0;
 }
 
 int nw_ws_grow(void **buf, size_t *cap, size_t need)

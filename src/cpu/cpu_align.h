@@ -56,7 +56,8 @@ struct nw_workspace_s {
 	int64_t *sums[2];        /* path passes: best diagonal scores left, by row and column */
 	size_t sums_cap[2];
 	void *simd;              /* striped pass: query profile and column vectors */
-	size_t simd_cap;         /* vectors */
+	size_t simd_cap;         /* bytes */
+	int isa;                 /* tests: the instruction set of the striped pass; -1: nw_cpu_isa() */
 	int simd_off;            /* tests: run the scalar twin only */
 	void *inter;             /* inter-sequence passes (cpu_inter.c): codes, rows, profile */
 	size_t inter_cap;        /* bytes */
@@ -70,7 +71,7 @@ struct nw_workspace_s {
  * short pairs take the divide-and-conquer path too. */
 void nw_workspace_set_full_cells(nw_workspace_t *ws, int64_t cells);
 
-/* The striped SIMD pass (cpu_striped.c): query q[0..m) in lanes, reference r[0..n)
+/* The striped SIMD pass (cpu_striped.c, striped_kernel.h): query q[0..m) in lanes, reference r[0..n)
  * column by column. Boundaries: H[i][0] (query prefix, no reference) is 0 when local,
  * else -(open + i*ext); H[0][j] is 0 when local or ref_free, else -(open + j*ext). Hits
  * follow the scalar rules with rows = reference, columns = query: MAX is the maximum at
@@ -87,10 +88,15 @@ typedef struct {
 } st_pass_t;
 
 /* 1 when the pass ran (hit->row = reference end, hit->col = query end), 0 when it does not
- * apply (no SIMD, or values could leave 16 bits: run nw_dp_pass), or a negative code. */
+ * apply (values could leave 32 bits, or a stopping track's target lies past the columns a
+ * 16-bit pass can take and 32 bits do not fit: run nw_dp_pass), or a negative code. */
 int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit);
 /* Tests: 0 runs only the scalar passes. */
 void nw_workspace_set_simd(nw_workspace_t *ws, int on);
+/* Tests: the striped pass runs with instruction set isa (nw_isa_t; -1: the chosen one). */
+void nw_workspace_set_isa(nw_workspace_t *ws, int isa);
+/* ws->simd holds at least bytes, 64-byte aligned. 0 or NW_ERR_MEMORY. */
+int nw_ws_simd(nw_workspace_t *ws, size_t bytes);
 
 /* ---------------------------------------------------------------- the pruned sweep
  * (cpu_prune.c) A global Gotoh pass over rows a[0..na) and columns b[0..nb) that skips the

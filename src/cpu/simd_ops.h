@@ -14,6 +14,8 @@
  *   VMZERO                     the empty mask
  *   vor(a, b)                  bitwise or
  *   vbits(m, k)                k where m is set, 0 elsewhere
+ *   vshl1(v, x)                lanes moved up by one (lane l + 1 = v's lane l), lane 0 = x
+ *   LT, LANE_MIN               the lane's C type and its lowest value
  *   vlookup(idx, t)            lane l: t[idx lane l] (t: int32_t[], idx lanes >= 0)
  *   VPERM32 (AVX-512 only)     vperm32(idx, v): lane l = v's lane idx[l] (0..31)
  * Every operation is a macro or an inline function of the same target, so that the
@@ -41,6 +43,12 @@
 #undef vbits
 #undef VPERM32
 #undef vperm32
+#undef vshl1
+#undef LT
+#undef LANE_MIN
+
+#define LT int16_t
+#define LANE_MIN (-32768)
 
 #if defined(ISA_AVX512)
 #include <immintrin.h>
@@ -74,6 +82,13 @@ static inline ISA_TARGET __m512i lookup_avx512(__m512i idx, const int32_t *t)
 #define vlookup(idx, t) lookup_avx512((idx), (t))
 #define VPERM32 1
 #define vperm32(idx, v) _mm512_permutexvar_epi16((idx), (v))
+#define vshl1(v, x)                                                                          \
+	_mm512_mask_set1_epi16(                                                              \
+		_mm512_permutexvar_epi16(                                                    \
+			_mm512_set_epi16(30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, \
+					 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0), \
+			(v)),                                                                \
+		1, (short)(x))
 
 #elif defined(ISA_AVX2)
 #include <immintrin.h>
@@ -105,6 +120,9 @@ static inline ISA_TARGET __m256i lookup_avx2(__m256i idx, const int32_t *t)
 	return _mm256_permute4x64_epi64(g, 0xd8); /* packs works within 128-bit halves */
 }
 #define vlookup(idx, t) lookup_avx2((idx), (t))
+#define vshl1(v, x)                                                                          \
+	_mm256_insert_epi16(                                                                 \
+		_mm256_alignr_epi8((v), _mm256_permute2x128_si256((v), (v), 0x08), 14), (short)(x), 0)
 
 #elif defined(ISA_SSE41)
 #include <immintrin.h>
@@ -135,6 +153,7 @@ static inline ISA_TARGET __m128i lookup_sse41(__m128i idx, const int32_t *t)
 			      (short)t[x[4]], (short)t[x[5]], (short)t[x[6]], (short)t[x[7]]);
 }
 #define vlookup(idx, t) lookup_sse41((idx), (t))
+#define vshl1(v, x) _mm_insert_epi16(_mm_slli_si128((v), 2), (short)(x), 0)
 
 #elif defined(ISA_GENERIC)
 /* Portable C: 8 lanes in a struct, each operation a loop; the scalar twin of the others. */
@@ -211,6 +230,13 @@ static inline nw_gvec_t g_or(nw_gvec_t a, nw_gvec_t b)
 		a.v[l] |= b.v[l];
 	return a;
 }
+static inline nw_gvec_t g_shl1(nw_gvec_t v, int x)
+{
+	for (int l = 7; l > 0; l--)
+		v.v[l] = v.v[l - 1];
+	v.v[0] = (int16_t)x;
+	return v;
+}
 static inline nw_gvec_t g_lookup(nw_gvec_t idx, const int32_t *t)
 {
 	for (int l = 0; l < 8; l++)
@@ -238,6 +264,7 @@ static inline nw_gvec_t g_lookup(nw_gvec_t idx, const int32_t *t)
 #define vor(a, b) g_or((a), (b))
 #define vbits(m, k) g_and((m), g_set1(k))
 #define vlookup(idx, t) g_lookup((idx), (t))
+#define vshl1(v, x) g_shl1((v), (x))
 
 #else
 #error "simd_ops.h: define one of ISA_GENERIC, ISA_SSE41, ISA_AVX2, ISA_AVX512"
