@@ -106,8 +106,8 @@ int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 	const int wide_ok = fits_32bit(p);
 	if (!(cols16 >= 1 && (cols16 == p->n || stops)) && !wide_ok)
 		return 0;
-	/* seg_len * (n_codes + 3) vectors: (m + lanes) lanes of at most 4 bytes a code */
-	size_t bytes = ((size_t)p->m + 64) * 4 * (size_t)(p->sc->n_codes + 3);
+	/* seg_len * (n_codes + 4) vectors: (m + lanes) lanes of at most 4 bytes a code */
+	size_t bytes = ((size_t)p->m + 64) * 4 * (size_t)(p->sc->n_codes + 4);
 	if (nw_ws_simd(ws, bytes) < 0)
 		return NW_ERR_MEMORY;
 	if (cols16 >= 1 && (cols16 == p->n || stops)) {

@@ -4,14 +4,22 @@
  * ISA_FN(striped).
  *
  * The query lies in the lanes in striped order (lane l, segment s holds query position
- * l * seg_len + s), the reference is walked column by column. Vertical gaps that cross
- * from one lane to the next are settled by the "lazy F" loop after each column. Unlike
- * some striped codes, the lazy loop also raises the horizontal-gap state E of cells whose
- * H it raised, so an insertion may be followed directly by a deletion: the scores stay
- * those of the scalar recurrence (nw_dp_pass, the twin) for every scoring. The tie rules
- * are the scalar engine's: the outer loop is the reference, so the first column to reach
- * a value is the smallest reference end, and a scan of that column finds the smallest
- * query end.
+ * l * seg_len + s), the reference is walked column by column. Vertical gaps (F) that cross
+ * from one lane to the next are settled in one of two ways:
+ *   - local passes: the "lazy F" loop after each column (Farrar), cheap when gaps rarely
+ *     cross lanes, which is so when cells are clamped at 0. Unlike some striped codes, the
+ *     lazy loop also raises the horizontal-gap state E of cells whose H it raised, so an
+ *     insertion may be followed directly by a deletion;
+ *   - the others: a scan (as parasail's scan functions). F[i] = max(F[i-1] - X,
+ *     Ht[i-1] - O - X) depends only on Ht = max(diagonal, E), so a first sweep computes Ht
+ *     and the F that each lane's own rows pass down, a loop over the lanes carries F from
+ *     one lane into the next, and a second sweep runs F again from its exact value at the
+ *     top of every lane. In global passes F runs down every
+ *     column below the best path, where the lazy loop would cross all lanes each column.
+ * The scores are those of the scalar recurrence (nw_dp_pass, the twin) for every scoring.
+ * The tie rules are the scalar engine's: the outer loop is the reference, so the first
+ * column to reach a value is the smallest reference end, and a scan of that column finds
+ * the smallest query end.
  */
 
 /* "Minus infinity" and the padding score past the query: far below any value, yet safe to
@@ -52,6 +60,7 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 	const int stops = p->track == DP_TRACK_TARGET || p->track == DP_TRACK_TARGET_LASTCOL;
 	V *prof = mem, *h_load = prof + seg_len * sc->n_codes;
 	V *h_store = h_load + seg_len, *e_next = h_store + seg_len;
+	const int scan = !p->local;
 
 	/* Query profile: prof[c][s] lane l = score of query position l*seg_len+s against
 	 * code c; padding positions past the query get ST_PAD. */
@@ -96,6 +105,37 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 		V vh = vshl1(h_load[seg_len - 1], top_prev);
 		V vf = vshl1(v_neg, top_here - (O + X));
 		V vmax_ = v_neg;
+		if (scan) {
+			/* Ht, and the F that each lane's own rows pass to the lane below */
+			for (int64_t s = 0; s < seg_len; s++) {
+				vh = vmax(vadds(vh, vp[s]), e_next[s]);
+				vf = vmax(vsubs(vf, v_x), vsubs(vh, v_ox));
+				V next = h_load[s];
+				h_store[s] = vh;
+				vh = next;
+			}
+			/* the F entering each lane: the one leaving the lane above, or that lane's
+			 * own entering F carried down its seg_len rows; lane 0 starts at the top */
+			_Alignas(64) LT out[VL], in[VL];
+			vstore(out, vshl1(vf, top_here - (O + X)));
+			int64_t carry = ST_NEG, drop = seg_len * X;
+			for (int l = 0; l < VL; l++) {
+				carry = carry - drop > out[l] ? carry - drop : out[l];
+				carry = carry < ST_NEG ? ST_NEG : carry;
+				in[l] = (LT)carry;
+			}
+			/* the column again, F now exact from the top of every lane */
+			vf = vload(in);
+			for (int64_t s = 0; s < seg_len; s++) {
+				V ht = h_store[s];
+				V h = vmax(ht, vf);
+				h_store[s] = h;
+				vmax_ = vmax(vmax_, h);
+				e_next[s] = vmax(vsubs(e_next[s], v_x), vsubs(h, v_ox));
+				vf = vmax(vsubs(vf, v_x), vsubs(ht, v_ox));
+			}
+			goto column_done;
+		}
 		for (int64_t s = 0; s < seg_len; s++) {
 			vh = vadds(vh, vp[s]);
 			V ve = e_next[s];
