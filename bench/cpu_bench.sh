@@ -2,7 +2,17 @@
 # bench/cpu_bench.sh: time nwalign's CPU engine and parasail_aligner side by side.
 #
 #   protein  mm_query50.fa x mm_db2k.fa, every pair, local, BLOSUM62,
-#            nwalign --gap-open 10 --gap-extend 1  =  parasail -o 11 -e 1
+#            nwalign --gap-open 10 --gap-extend 1  =  parasail -o 11 -e 1; parasail runs
+#            its fastest function for this set: each of PARASAIL_SW_TRY once, then the
+#            fastest RUNS times (nwalign also reports start coordinates, parasail ends)
+#   B-global, B-local, B-local-c
+#            bench/pairs20k_query150 x pairs20k_target241 of the shared bench folder,
+#            --pairs zip (20,000 pairs of 150 x ~241), DNA match 2 mismatch 4 gap 4 + 2L;
+#            B-local-c with CIGARs (-c). parasail_aligner has no one-to-one pairing: no
+#            peer; GCUPS = sum of qlen * rlen over the pairs / wall seconds
+#   long     one 100 kb x 100 kb global pair (the first 100 kb of E. coli and a copy with
+#            2% substitutions and 1% indels, made here with a fixed seed), 1 thread, beside
+#            parasail's fastest of PARASAIL_NW_TRY (32-bit lanes: the scores pass 16 bits)
 #   dna      lambda_reads_2k.fq.gz x lambda.fa, every pair, semiglobal (query end to end,
 #            reference overhangs free = parasail sg_dx), match 2, mismatch 4,
 #            nwalign --gap-open 4 --gap-extend 2  =  parasail -o 6 -e 2
@@ -41,10 +51,13 @@
 #     -s DIR   the shared data folder [env SHARED, else ../shared]
 #     -t INT   threads for both tools [env THREADS, else nproc]
 #     -n INT   runs per tool and workload, median kept [env RUNS, else 3]
-#     -w WHICH workloads to run [all]
+#     -w WHICH workloads to run: protein, dna, B, long, E-cpu or all [all]
 #     -N       print only; do not append to bench/RESULTS.md
 # Environment: NWALIGN (default ./nwalign), PARASAIL_ALIGNER (default parasail_aligner),
-# PARASAIL_SW (default sw_striped_16), PARASAIL_SG (default sg_dx_striped_16); for E-cpu
+# PARASAIL_SW_TRY (default: sw_striped_16 sw_striped_sat sw_striped_profile_16
+# sw_striped_profile_sat sw_scan_profile_sat; 8-bit functions saturate, so they are left
+# out), PARASAIL_NW_TRY (default: nw_scan_32 nw_striped_32 nw_diag_32),
+# PARASAIL_SG (default sg_dx_striped_16); for E-cpu
 # SIMREADS (default tests/simreads), E_CPU_READS (default 200), E_CPU_GENOME (default
 # SHARED/data/dna/ecoli_dh10b.fa.gz; .gpu/ecoli_dh10b.fa.gz on the GPU host), WFA2 (unset:
 # no WFA2), WFA2_MEMORY (default high: WFA2's own default; med and low are exact too).
@@ -60,7 +73,9 @@ WHICH=all
 APPEND=1
 NWALIGN=${NWALIGN:-./nwalign}
 PARASAIL_ALIGNER=${PARASAIL_ALIGNER:-parasail_aligner}
-PARASAIL_SW=${PARASAIL_SW:-sw_striped_16}
+PARASAIL_SW_TRY=${PARASAIL_SW_TRY:-sw_striped_16 sw_striped_sat sw_striped_profile_16 sw_striped_profile_sat sw_scan_profile_sat}
+PARASAIL_NW_TRY=${PARASAIL_NW_TRY:-nw_scan_32 nw_striped_32 nw_diag_32}
+PARASAIL_SW=
 PARASAIL_SG=${PARASAIL_SG:-sg_dx_striped_16}
 SIMREADS=${SIMREADS:-tests/simreads}
 E_CPU_READS=${E_CPU_READS:-200}
@@ -80,7 +95,7 @@ while getopts "s:t:n:w:Nh" opt; do
 	*) die "unknown option (try -h)" ;;
 	esac
 done
-case $WHICH in protein | dna | E-cpu | all) ;; *) die "-w must be protein, dna, E-cpu or all" ;; esac
+case $WHICH in protein | dna | B | long | E-cpu | all) ;; *) die "-w must be protein, dna, B, long, E-cpu or all" ;; esac
 case $THREADS in '' | *[!0-9]* | 0) die "-t must be a positive integer" ;; esac
 case $RUNS in '' | *[!0-9]* | 0) die "-n must be a positive integer" ;; esac
 case $E_CPU_READS in '' | *[!0-9]* | 0*) die "E_CPU_READS must be a positive integer" ;; esac
@@ -99,8 +114,12 @@ DNA_Q=$SHARED/data/dna/lambda_reads_2k.fq.gz
 DNA_R=$SHARED/data/dna/lambda.fa
 GENOME=${E_CPU_GENOME:-$SHARED/data/dna/ecoli_dh10b.fa.gz}
 NEED=()
+B_Q=$SHARED/bench/pairs20k_query150.fa.gz
+B_R=$SHARED/bench/pairs20k_target241.fa.gz
 want protein && NEED+=("$PROT_Q" "$PROT_R")
 want dna && NEED+=("$DNA_Q" "$DNA_R")
+want B && NEED+=("$B_Q" "$B_R")
+want long && NEED+=("$GENOME")
 want E-cpu && NEED+=("$GENOME")
 for f in "${NEED[@]}"; do
 	[ -r "$f" ] || die "cannot read $f (set -s DIR or SHARED=DIR)"
@@ -162,7 +181,31 @@ quote() {
 	echo "${out# }"
 }
 
-# bench WORKLOAD QUERY REF PARASAIL_FUNC "PARASAIL_OPTS" NWALIGN_OPTS...
+# fastest_parasail WORKLOAD "FUNCS" "OPTS" THREADS REF QUERY: each function once, the
+# fastest one's name on stdout (the probe times go to NOTES through $OUT/WORKLOAD.probe)
+fastest_parasail() {
+	local w=$1 funcs=$2 popts=$3 t=$4 r=$5 q=$6 f t0 t1 best= best_s=
+	: >"$OUT/$w.probe"
+	for f in $funcs; do
+		t0=$(now)
+		# shellcheck disable=SC2086
+		if ! "$PARASAIL_ALIGNER" -x -a "$f" $popts -t "$t" -f "$r" -q "$q" -g "$OUT/$w-probe.csv" \
+			>/dev/null 2>&1 0<&-; then
+			echo "$f failed" >>"$OUT/$w.probe"
+			continue
+		fi
+		t1=$(now)
+		t0=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }')
+		echo "$f $t0 s" >>"$OUT/$w.probe"
+		if [ -z "$best" ] || awk -v a="$t0" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then
+			best=$f best_s=$t0
+		fi
+	done
+	[ -n "$best" ] || die "$w: no parasail function of '$funcs' ran"
+	echo "$best"
+}
+
+# bench WORKLOAD QUERY REF "PARASAIL_FUNCS" "PARASAIL_OPTS" NWALIGN_OPTS...
 ROWS=
 NOTES=
 RESULTS=
@@ -188,6 +231,8 @@ bench() {
 
 	pa_s=NA pa_g=NA agree=NA
 	if [ "$HAVE_PARASAIL" = 1 ]; then
+		# shellcheck disable=SC2086
+		pfunc=$(fastest_parasail "$w" "$pfunc" "$popts" "$THREADS" "$r" "$q")
 		# shellcheck disable=SC2206
 		pa_cmd=("$PARASAIL_ALIGNER" -x -a "$pfunc" $popts -t "$THREADS" -f "$r" -q "$q" -g "$OUT/$w-parasail.csv")
 		pa_s=$(run_timed "$w-parasail" "${pa_cmd[@]}")
@@ -202,10 +247,75 @@ bench() {
 			{ k = FNR - 1; if ((k in ps) && ps[k] == $10) same++ }
 			END { printf "%d/%d\n", same, FNR }' "$OUT/$w-parasail.csv" "$OUT/$w-nwalign.out")
 	fi
-	note="scores equal: $agree"
+	note="scores equal: $agree; parasail $pfunc"
+	[ "$HAVE_PARASAIL" = 1 ] && NOTES="$NOTES- parasail functions tried on $w, one run each: $(paste -sd, "$OUT/$w.probe" | sed 's/,/, /g')"$'\n'
+
 	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "$w" nwalign "$THREADS" "$cells" "$nw_s" "$nw_g" "")"$'\n'
 	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "$w" parasail "$THREADS" "$cells" "$pa_s" "$pa_g" "$note")"$'\n'
-	RESULTS="${RESULTS}result cpu-$w gcups=$nw_g parasail_gcups=$pa_g threads=$THREADS commit=$COMMIT"$'\n'
+	RESULTS="${RESULTS}result cpu-$w wall_s=$nw_s parasail_s=$pa_s gcups=$nw_g parasail_gcups=$pa_g parasail=$pfunc threads=$THREADS commit=$COMMIT"$'\n'
+}
+
+# bench_zip WORKLOAD QUERY REF NWALIGN_OPTS...: one-to-one pairs, nwalign only
+bench_zip() {
+	local w=$1 q=$2 r=$3 cells nw_cmd nw_s nw_g lines pairs
+	shift 3
+	cells=$(paste <(gzip -cdf "$q" | awk '/^>/ {if (s != "") print length(s); s = ""; next} {s = s $0} END {print length(s)}') \
+		<(gzip -cdf "$r" | awk '/^>/ {if (s != "") print length(s); s = ""; next} {s = s $0} END {print length(s)}') |
+		awk '{ c += $1 * $2; n++ } END { printf "%.0f %d\n", c, n }')
+	read -r cells pairs <<<"$cells"
+	echo "== $w: $pairs one-to-one pairs, $cells cells" >&2
+	nw_cmd=("$NWALIGN" -q "$q" -r "$r" --pairs zip "$@" --backend cpu -t "$THREADS" --no-header -v)
+	nw_s=$(run_timed "$w-nwalign" "${nw_cmd[@]}")
+	lines=$(wc -l <"$OUT/$w-nwalign.out")
+	[ "$lines" -eq "$pairs" ] || die "$w: nwalign wrote $lines lines for $pairs pairs"
+	nw_g=$(gcups "$cells" "$nw_s")
+	NOTES="$NOTES- nwalign -v, $w: \`$(grep '^nwalign: .* pairs' "$OUT/$w-nwalign.err" | tail -n 1)\`"$'\n'
+	COMMANDS="$COMMANDS$(quote "${nw_cmd[@]}") > $OUT/$w-nwalign.out"$'\n'
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "$w" nwalign "$THREADS" "$cells" "$nw_s" "$nw_g" "no peer (parasail has no one-to-one pairing)")"$'\n'
+	RESULTS="${RESULTS}result cpu-$w gcups=$nw_g wall_s=$nw_s threads=$THREADS commit=$COMMIT"$'\n'
+}
+
+# bench_long: the 100 kb pair, global, 1 thread, beside parasail's fastest 32-bit function
+bench_long() {
+	local d=$OUT/long cells nw_cmd nw_s nw_g pfunc pa_cmd pa_s pa_g nw_score pa_score
+	mkdir -p "$d"
+	if [ ! -s "$d/a.fa" ] || [ ! -s "$d/b.fa" ]; then
+		# awk stops reading early: gzip's broken pipe is expected
+		{ gzip -cdf "$GENOME" 2>/dev/null || true; } | awk 'NR > 1 { s = s $0; if (length(s) >= 100000) exit }
+			END { print ">ecoli_100k"; print substr(s, 1, 100000) }' >"$d/a.fa"
+		awk 'BEGIN { srand(7) } NR == 1 { print ">ecoli_100k_mut"; next }
+			{ n = length($0); o = ""
+			  for (i = 1; i <= n; i++) { c = substr($0, i, 1); x = rand()
+				if (x < 0.02) o = o substr("ACGT", int(rand() * 4) + 1, 1)
+				else if (x < 0.025) continue
+				else if (x < 0.03) o = o c substr("ACGT", int(rand() * 4) + 1, 1)
+				else o = o c }
+			  print o }' "$d/a.fa" >"$d/b.fa"
+		[ "$(awk '!/^>/ { print length($0) }' "$d/a.fa")" = 100000 ] || die "long: cannot cut 100 kb from $GENOME"
+	fi
+	cells=$(awk '!/^>/ { l[++k] = length($0) } END { printf "%.0f\n", l[1] * l[2] }' "$d/a.fa" "$d/b.fa")
+	echo "== long: one pair, $cells cells, global, 1 thread" >&2
+	nw_cmd=("$NWALIGN" -q "$d/b.fa" -r "$d/a.fa" -a dna -m global --match 2 --mismatch 4 --gap-open 4
+		--gap-extend 2 --backend cpu -t 1 --no-header -v)
+	nw_s=$(run_timed long-nwalign "${nw_cmd[@]}")
+	nw_g=$(gcups "$cells" "$nw_s")
+	nw_score=$(cut -f 10 "$OUT/long-nwalign.out")
+	COMMANDS="$COMMANDS$(quote "${nw_cmd[@]}") > $OUT/long-nwalign.out"$'\n'
+	pa_s=NA pa_g=NA pfunc=NA pa_score=NA
+	if [ "$HAVE_PARASAIL" = 1 ]; then
+		pfunc=$(fastest_parasail long "$PARASAIL_NW_TRY" "-d -M 2 -X 4 -o 6 -e 2" 1 "$d/a.fa" "$d/b.fa")
+		pa_cmd=("$PARASAIL_ALIGNER" -x -d -a "$pfunc" -M 2 -X 4 -o 6 -e 2 -t 1 -f "$d/a.fa" -q "$d/b.fa" -g "$OUT/long-parasail.csv")
+		pa_s=$(run_timed long-parasail "${pa_cmd[@]}")
+		pa_g=$(gcups "$cells" "$pa_s")
+		pa_score=$(cut -d, -f 5 "$OUT/long-parasail.csv")
+		COMMANDS="$COMMANDS$(quote "${pa_cmd[@]}") 0<&-"$'\n'
+		NOTES="$NOTES- parasail functions tried on long, one run each: $(paste -sd, "$OUT/long.probe" | sed 's/,/, /g')"$'\n'
+	fi
+	# the genome has IUPAC codes (a Y in these 100 kb): nwalign scores every ambiguity code
+	# -mismatch, parasail's -d matrix does not, so the scores may differ by a few points
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' long nwalign 1 "$cells" "$nw_s" "$nw_g" "score $nw_score")"$'\n'
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' long parasail 1 "$cells" "$pa_s" "$pa_g" "score $pa_score ($pfunc)")"$'\n'
+	RESULTS="${RESULTS}result cpu-long gcups=$nw_g parasail_gcups=$pa_g wall_s=$nw_s parasail_s=$pa_s parasail=$pfunc commit=$COMMIT"$'\n'
 }
 
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -215,12 +325,26 @@ if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 fi
 
 if want protein; then
-	bench protein "$PROT_Q" "$PROT_R" "$PARASAIL_SW" "-m blosum62 -o 11 -e 1" \
+	bench protein "$PROT_Q" "$PROT_R" "$PARASAIL_SW_TRY" "-m blosum62 -o 11 -e 1" \
 		-a protein -m local --matrix blosum62 --gap-open 10 --gap-extend 1
 fi
 if want dna; then
 	bench dna "$DNA_Q" "$DNA_R" "$PARASAIL_SG" "-d -M 2 -X 4 -o 6 -e 2" \
 		-a dna -m semiglobal --match 2 --mismatch 4 --gap-open 4 --gap-extend 2
+fi
+if want B; then
+	for m in global local; do
+		bench_zip "B-$m" "$B_Q" "$B_R" -a dna -m "$m" --match 2 --mismatch 4 --gap-open 4 --gap-extend 2
+	done
+	bench_zip B-local-c "$B_Q" "$B_R" -a dna -m local -c --match 2 --mismatch 4 --gap-open 4 --gap-extend 2
+	# the floor: decompressing both inputs (one thread, as the reader does each file) and
+	# writing B-local-c's output bytes
+	b_floor=$(run_timed B-floor sh -c "gzip -cd '$B_Q' '$B_R' >/dev/null && cat '$OUT/B-local-c-nwalign.out' >'$OUT/B-floor.copy'")
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' B-floor gzip+cat 1 - "$b_floor" - "reading both inputs, writing B-local-c's output")"$'\n'
+	RESULTS="${RESULTS}result cpu-B-floor wall_s=$b_floor commit=$COMMIT"$'\n'
+fi
+if want long; then
+	bench_long
 fi
 
 # ---------------------------------------------------------------- E-cpu
@@ -351,7 +475,7 @@ if [ "$APPEND" = 1 ]; then
 		echo "## $DATE, commit $COMMIT$DIRTY"
 		echo
 		echo "- machine: ${MODEL:-unknown CPU}, $CORES online CPUs; threads used: $THREADS"
-		echo "- nwalign: $NWVER (--backend cpu); parasail_aligner: $PAVER ($PARASAIL_SW, $PARASAIL_SG)"
+		echo "- nwalign: $NWVER (--backend cpu, $("$NWALIGN" -q "$ROOT/data/reads.fq" -r "$ROOT/data/ref.fa" -v 2>&1 >/dev/null | grep -o 'backend cpu ([^)]*)' | head -n 1)); parasail_aligner: $PAVER"
 		[ -z "$WFA2_NOTE" ] || echo "- $WFA2_NOTE"
 		echo "- median of $RUNS runs, wall time of the whole command (reading input and writing results included)"
 		printf '%s' "$NOTES"
