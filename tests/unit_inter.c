@@ -7,7 +7,7 @@
  * enough (3,000-9,000) that values leave 16 bits and the 32-bit lanes run.
  *
  * The inter-sequence passes (src/cpu/cpu_inter.c) against the per-pair CPU engine
- * (nw_cpu_align).
+ * (nw_cpu_align); and short reads inside long references.
  * Variants: scores and spans; end cells only; paths from the groups' own passes; and paths
  * of spans found beforehand, grouped by span (nw_inter_plan_paths, the pipeline's order).
  *
@@ -212,6 +212,59 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 	nw_batch_free(&rb);
 }
 
+/* Reads of 20-60 inside references of 3,000-6,000 (zip, semiglobal and local): long
+ * columns in the inter-sequence passes, every pair grouped, the reverse (start) passes
+ * capped to the columns that fit 16 bits (fewer than the references have). */
+static void run_long_refs(int isa)
+{
+	enum { N = 96 };
+	char err[256];
+	scoring_case_t c = {.label = "dna 2/4 10+8L", .kind = 0};
+	CHECK(nw_scoring_dna(&c.sc, 2, 4, 10, 8, err, sizeof err) == 0, "%s", err);
+	nw_batch_t qb, rb;
+	nw_batch_init(&qb, NW_ALPHA_DNA);
+	nw_batch_init(&rb, NW_ALPHA_DNA);
+	static uint8_t q[64], r[6200];
+	for (int k = 0; k < N; k++) {
+		int64_t m = rnd(20, 60), n = rnd(3000, 6000), at = rnd(0, n - m);
+		for (int64_t i = 0; i < m; i++)
+			q[i] = code(0);
+		for (int64_t j = 0; j < n; j++)
+			r[j] = code(0);
+		for (int64_t i = 0; i < m; i++)
+			r[at + i] = rnd(0, 19) ? q[i] : code(0);
+		CHECK(nw_batch_push(&qb, "q", q, (uint32_t)m, NULL) == 0, "push");
+		CHECK(nw_batch_push(&rb, "r", r, (uint32_t)n, NULL) == 0, "push");
+	}
+	nw_pair_t pairs[N];
+	for (int k = 0; k < N; k++)
+		pairs[k] = (nw_pair_t){(uint32_t)k, (uint32_t)k};
+	for (int mode = 0; mode < 2; mode++) {
+		nw_align_params_t p = {.mode = mode ? NW_MODE_LOCAL : NW_MODE_SEMIGLOBAL, .sc = &c.sc};
+		nw_result_t got[N], want[N];
+		memset(got, 0, sizeof got);
+		memset(want, 0, sizeof want);
+		nw_workspace_t *ws = nw_workspace_new();
+		nw_inter_plan_t plan;
+		CHECK(nw_inter_plan(&p, &qb, &rb, pairs, N, isa, &plan) == 0, "plan");
+		CHECK(plan.n_rest == 0, "%s: %lld reads not grouped", nw_cpu_isa_name(isa),
+		      (long long)plan.n_rest);
+		for (int64_t g = 0; g < plan.n_groups; g++)
+			CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got) == 0, "group");
+		for (int k = 0; k < N; k++) {
+			nw_batch_unpack(&qb, (int64_t)k, q);
+			nw_batch_unpack(&rb, (int64_t)k, r);
+			CHECK(nw_cpu_align(&p, q, qb.len[k], r, rb.len[k], ws, &want[k]) == 0, "align");
+			CHECK(same_result(&got[k], &want[k]), "%s: read %d in a long reference, %s",
+			      nw_cpu_isa_name(isa), k, mode_name(p.mode));
+		}
+		nw_inter_plan_free(&plan);
+		nw_workspace_free(ws);
+	}
+	nw_batch_free(&qb);
+	nw_batch_free(&rb);
+}
+
 /* The striped pass of every set against the scalar passes: n pairs of lengths lo..hi. */
 static void run_striped(const scoring_case_t *c, nw_mode_t mode, int n, int64_t lo, int64_t hi)
 {
@@ -301,6 +354,7 @@ int main(void)
 			continue;
 		}
 		ran++;
+		run_long_refs(isa);
 		int64_t grouped_mm = 0, total_mm = 0, grouped_pr = 0, total_pr = 0;
 		for (int c = 0; c < nc; c++)
 			for (int m = 0; m < 3; m++)

@@ -55,7 +55,7 @@ void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
 
 /* Longest query (rows) of a group: its H and E columns stay in the first cache levels. */
 #define INTER_MAX_ROWS 2048
-#define INTER_MAX_COLS 16384
+#define INTER_MAX_COLS (1 << 20)
 /* Spans of paths that a group's path pass takes (rows x columns below 2^17, so that the
  * direction words stay in the second cache level): the others run alone. */
 #define INTER_PATH_SIDE 362
@@ -84,20 +84,37 @@ static int mm_form(const nw_scoring_t *sc, int *match, int *mismatch, int *K)
 	return 1;
 }
 
-/* 1 when every value of a pass over rows x cols stays in 16 bits with 2000 to spare: cells
- * lie between the all-gap paths to them (0 when local) and the best diagonal. */
-static int fits16(const nw_scoring_t *sc, int local, int64_t rows, int64_t cols)
+/* The lowest value of a pass over rows x cols, less one substitution and one gap: cells
+ * lie above the all-gap paths to them (0 when local; the query-prefix gap when the
+ * reference prefix is free; that plus the reference-prefix gap otherwise). */
+static int64_t lowest16(const nw_scoring_t *sc, int local, int ref_free, int64_t rows, int64_t cols)
+{
+	if (local)
+		return 0;
+	return -(3 * (int64_t)sc->gap_open + (rows + 2 + (ref_free ? 0 : cols)) * sc->gap_extend +
+		 (sc->min_score < 0 ? -(int64_t)sc->min_score : 0));
+}
+
+/* 1 when every value of a pass over rows x cols stays in 16 bits with 2000 to spare (and
+ * its columns fit: local passes keep the end column in a 16-bit lane). */
+static int fits16(const nw_scoring_t *sc, int local, int ref_free, int64_t rows, int64_t cols)
 {
 	const int64_t limit = 32767 - 2000;
 	int64_t maxs = sc->max_score > 0 ? sc->max_score : 0;
 	int64_t shortest = rows < cols ? rows : cols;
-	if (rows > INTER_MAX_ROWS || cols > INTER_MAX_COLS || shortest * maxs + maxs >= limit)
+	if (rows > INTER_MAX_ROWS || cols > (local ? 32767 : INTER_MAX_COLS) ||
+	    shortest * maxs + maxs >= limit)
 		return 0;
-	if (local)
-		return 1;
-	int64_t low = 3 * (int64_t)sc->gap_open + (rows + cols + 2) * sc->gap_extend +
-		      (sc->min_score < 0 ? -(int64_t)sc->min_score : 0);
-	return low < limit;
+	return -lowest16(sc, local, ref_free, rows, cols) < limit;
+}
+
+/* Columns of a reverse (start) pass over rows that fit 16 bits: both its boundaries are
+ * gaps. Lanes whose start lies further take the per-pair pass. */
+static int64_t reverse_cols(const nw_scoring_t *sc, int64_t rows)
+{
+	const int64_t limit = 32767 - 2000;
+	int64_t cols = (limit + lowest16(sc, 0, 1, rows, 0)) / sc->gap_extend - 1;
+	return cols < 0 ? 0 : cols > INTER_MAX_COLS ? INTER_MAX_COLS : cols;
 }
 
 /* ---------------------------------------------------------------- the plan */
@@ -124,20 +141,21 @@ void nw_inter_plan_free(nw_inter_plan_t *plan)
 	memset(plan, 0, sizeof *plan);
 }
 
-/* Both passes of a pair (or a group with these longest sequences) fit 16 bits. */
+/* The passes of a pair (or a group with these longest sequences) fit 16 bits: the forward
+ * pass over every column, the reverse pass over at least the query's length of them. */
 static int pair_fits(const nw_align_params_t *p, int64_t qlen, int64_t rlen)
 {
 	int local = p->mode == NW_MODE_LOCAL;
-	if (!fits16(p->sc, local, qlen, rlen))
+	if (!fits16(p->sc, local, p->mode == NW_MODE_SEMIGLOBAL, qlen, rlen))
 		return 0;
-	return p->mode == NW_MODE_GLOBAL || p->ends_only || fits16(p->sc, 0, qlen, rlen);
+	return p->mode == NW_MODE_GLOBAL || p->ends_only || reverse_cols(p->sc, qlen) >= qlen;
 }
 
 /* 1 when the path pass of a group takes a span of m x n (else nw_cpu_align_path). */
 static int path_fits(const nw_align_params_t *p, int64_t m, int64_t n)
 {
 	return m >= 1 && n >= 1 && m <= INTER_PATH_SIDE && n <= INTER_PATH_SIDE &&
-	       nw_path_kind(p, m, n) == NW_PATH_FULL && fits16(p->sc, 0, m, n);
+	       nw_path_kind(p, m, n) == NW_PATH_FULL && fits16(p->sc, 0, 0, m, n);
 }
 
 int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
@@ -554,6 +572,10 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 			rr = rs->rend > rr ? rs->rend : rr;
 		}
 		inter_pass_t rv = ps;
+		const int64_t fit = reverse_cols(sc, rq);
+		/* a start further back than the columns that fit (a path the 16-bit scores can
+		 * hardly hold) is found by the per-pair pass */
+		rr = rr < fit ? rr : fit;
 		rv.rows = rq, rv.cols = rr;
 		rv.local = rv.ref_free = 0;
 		rv.track = p->mode == NW_MODE_LOCAL ? DP_TRACK_TARGET : DP_TRACK_TARGET_LASTCOL;
@@ -593,8 +615,12 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 			nw_result_t *rs = &res[idx[l]];
 			if (rv.m[l] == 0 && rv.n[l] == 0)
 				continue;
-			if (hit.row[l] < 0)
-				return NW_ERR_INTERNAL; /* the optimal alignment itself reaches the score */
+			if (hit.row[l] < 0) { /* past the columns that fit: the per-pair pass */
+				int ret = nw_cpu_find_start(p, q[l], r[l], ws, rs);
+				if (ret < 0)
+					return ret;
+				continue;
+			}
 			rs->rstart = rs->rend - hit.row[l];
 			rs->qstart = rs->qend - hit.col[l];
 		}

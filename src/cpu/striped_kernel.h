@@ -6,11 +6,11 @@
  * The query lies in the lanes in striped order (lane l, segment s holds query position
  * l * seg_len + s), the reference is walked column by column. Vertical gaps (F) that cross
  * from one lane to the next are settled in one of two ways:
- *   - local passes: the "lazy F" loop after each column (Farrar), cheap when gaps rarely
- *     cross lanes, which is so when cells are clamped at 0. Unlike some striped codes, the
+ *   - local passes, and short queries: the "lazy F" loop after each column (Farrar), cheap
+ *     when gaps rarely cross lanes (cells clamped at 0) or the column is short. Unlike some striped codes, the
  *     lazy loop also raises the horizontal-gap state E of cells whose H it raised, so an
  *     insertion may be followed directly by a deletion;
- *   - the others: a scan (as parasail's scan functions). F[i] = max(F[i-1] - X,
+ *   - the others (seg_len >= VL / 2): a scan (as parasail's scan functions). F[i] = max(F[i-1] - X,
  *     Ht[i-1] - O - X) depends only on Ht = max(diagonal, E), so a first sweep computes Ht
  *     and the F that each lane's own rows pass down, a loop over the lanes carries F from
  *     one lane into the next, and a second sweep runs F again from its exact value at the
@@ -60,7 +60,9 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 	const int stops = p->track == DP_TRACK_TARGET || p->track == DP_TRACK_TARGET_LASTCOL;
 	V *prof = mem, *h_load = prof + seg_len * sc->n_codes;
 	V *h_store = h_load + seg_len, *e_next = h_store + seg_len;
-	const int scan = !p->local;
+	/* the scan's carry costs a step a lane each column: worth it on columns of enough
+	 * segments, where the lazy loop would cross the lanes one segment at a time */
+	const int scan = !p->local && seg_len * 2 >= VL;
 
 	/* Query profile: prof[c][s] lane l = score of query position l*seg_len+s against
 	 * code c; padding positions past the query get ST_PAD. */
