@@ -12,7 +12,8 @@
 #include "feeder.h"
 
 void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t a,
-		    int both_strands, int64_t batch_records, uint64_t batch_residues)
+		    int both_strands, int64_t batch_records, uint64_t batch_residues,
+		    int64_t first_records)
 {
 	memset(f, 0, sizeof *f);
 	f->qr = qr;
@@ -21,7 +22,7 @@ void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabe
 	f->both_strands = both_strands;
 	f->batch_records = batch_records;
 	f->batch_residues = batch_residues;
-	f->ramp_records = nw_first_set_records(batch_records);
+	f->ramp_records = first_records;
 	for (int k = 0; k < NW_FEEDER_SETS; k++) {
 		nw_batch_init(&f->set[k].q, a);
 		nw_batch_init(&f->set[k].q_rc, a);

@@ -33,19 +33,24 @@ typedef struct {
 	char err[512];
 } nw_feeder_t;
 
-/* The first set's records at most: a small first set starts the engine (and the write
- * stage) while the next, larger, sets are read, where one full set would be read alone. */
+/* The first set's records at most on the CPU engine: a small first set starts the engine
+ * (and the write stage) while the next, larger, sets are read, where one full set would be
+ * read alone. The GPU engine takes full sets from the start: it opens while the first is
+ * read, and small sets would only add launches. */
 #define NW_FIRST_SET_RECORDS 4096
-static inline int64_t nw_first_set_records(int64_t batch_records)
+static inline int64_t nw_first_set_records(int64_t batch_records, int cpu_engine)
 {
-	return batch_records < NW_FIRST_SET_RECORDS ? batch_records : NW_FIRST_SET_RECORDS;
+	return cpu_engine && batch_records > NW_FIRST_SET_RECORDS ? NW_FIRST_SET_RECORDS
+								  : batch_records;
 }
 
 /* Takes the readers (not their ownership). The records already pending in them (read for
  * the alphabet guess: nq queries, at most nw_first_set_records, and for zip as many
- * references or fewer where the file ends) make the first set. */
+ * references or fewer where the file ends) make the first set; sets after it double from
+ * first_records up to batch_records. */
 void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t a,
-		    int both_strands, int64_t batch_records, uint64_t batch_residues);
+		    int both_strands, int64_t batch_records, uint64_t batch_residues,
+		    int64_t first_records);
 /* The first set (packed now), the next one starts reading behind it. NULL on error. */
 nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, char *err, size_t errlen);
 /* The next set once the engine is done with the current one; a set with q.n == 0 marks

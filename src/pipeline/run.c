@@ -149,8 +149,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	    !(qr = nw_reader_open(opt->query_path, err, errlen)))
 		goto out;
 	/* References first: all of them for all-vs-all, the first batch for zip. */
-	if ((nq = nw_reader_fill(qr, nw_first_set_records(opt->batch_records), opt->batch_residues,
-				 err, errlen)) < 0 ||
+	/* the CPU engine for certain: asked for, or no CUDA in this build */
+	const int64_t first = nw_first_set_records(opt->batch_records,
+						   opt->backend == NW_BACKEND_CPU || !nw_gpu_built());
+	if ((nq = nw_reader_fill(qr, first, opt->batch_residues, err, errlen)) < 0 ||
 	    (nr = nw_reader_fill(rr, zip ? nq : INT64_MAX, UINT64_MAX, err, errlen)) < 0) {
 		ret = (int)(nq < 0 ? nq : nr);
 		goto out;
@@ -186,7 +188,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		goto out;
 	}
 	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands,
-		       opt->batch_records, opt->batch_residues);
+		       opt->batch_records, opt->batch_residues, first);
 	feeder_ready = 1;
 	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
 	double t_end = nw_pl_now(), written_s = 0;
