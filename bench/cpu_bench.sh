@@ -225,8 +225,8 @@ bench() {
 	lines=$(wc -l <"$OUT/$w-nwalign.out")
 	[ "$lines" -eq "$pairs" ] || die "$w: nwalign wrote $lines lines for $pairs pairs"
 	nw_g=$(gcups "$cells" "$nw_s")
-	echo "  nwalign -v: $(tail -n 1 "$OUT/$w-nwalign.err")" >&2
-	NOTES="$NOTES- nwalign -v, $w: \`$(tail -n 1 "$OUT/$w-nwalign.err")\`"$'\n'
+	echo "  nwalign -v: $(grep '^nwalign: .* pairs' "$OUT/$w-nwalign.err" | tail -n 1)" >&2
+	NOTES="$NOTES- nwalign -v, $w: \`$(grep '^nwalign: .* pairs' "$OUT/$w-nwalign.err" | tail -n 1)\`"$'\n'
 	COMMANDS="$COMMANDS$(quote "${nw_cmd[@]}") > $OUT/$w-nwalign.out"$'\n'
 
 	pa_s=NA pa_g=NA agree=NA
@@ -475,7 +475,7 @@ if [ "$APPEND" = 1 ]; then
 		echo "## $DATE, commit $COMMIT$DIRTY"
 		echo
 		echo "- machine: ${MODEL:-unknown CPU}, $CORES online CPUs; threads used: $THREADS"
-		echo "- nwalign: $NWVER (--backend cpu, $("$NWALIGN" -q "$ROOT/data/reads.fq" -r "$ROOT/data/ref.fa" -v 2>&1 >/dev/null | grep -o 'backend cpu ([^)]*)' | head -n 1)); parasail_aligner: $PAVER"
+		echo "- nwalign: $NWVER (--backend cpu, kernels: $("$NWALIGN" -q "$ROOT/data/reads.fq" -r "$ROOT/data/ref.fa" --backend cpu -v 2>&1 >/dev/null | sed -n 's/.*backend cpu (\([^)]*\)).*/\1/p' | head -n 1)); parasail_aligner: $PAVER"
 		[ -z "$WFA2_NOTE" ] || echo "- $WFA2_NOTE"
 		echo "- median of $RUNS runs, wall time of the whole command (reading input and writing results included)"
 		printf '%s' "$NOTES"
