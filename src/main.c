@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,35 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+/* SIGINT, SIGTERM and SIGHUP stop the run cleanly: the records of the chunks already
+ * aligned are written whole, then the output is closed (nw_request_stop). A second signal
+ * while stopping (a read that does not return, say) ends the process at once. */
+static void on_stop_signal(int signo)
+{
+	if (nw_stop_requested()) {
+		signal(signo, SIG_DFL);
+		raise(signo);
+		return;
+	}
+	nw_request_stop(signo);
+}
+
+/* A signal ignored when the program starts stays ignored (nohup, a shell's background
+ * jobs). */
+static void catch_stop_signals(void)
+{
+	const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+		struct sigaction sa, old;
+		if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_stop_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[k], &sa, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const pairings[] = {"all", "zip", NULL};
@@ -273,10 +303,13 @@ int main(int argc, char **argv)
 	}
 	char *cl = join_args(argc, argv);
 	opt.command_line = cl ? cl : "nwalign";
+	catch_stop_signals();
 	int ret = nw_run(&opt, err, sizeof err);
 	free(cl);
 	if (ret < 0) {
 		fprintf(stderr, "nwalign: error: %s\n", err);
+		if (ret == NW_ERR_INTERRUPTED && nw_stop_requested() > 0)
+			return 128 + nw_stop_requested(); /* the shell's convention for a signal */
 		return ret == NW_ERR_USAGE ? 1 : 2;
 	}
 	return 0;

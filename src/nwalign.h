@@ -39,7 +39,8 @@ enum {
 	NW_ERR_FORMAT = -3,  /* malformed input */
 	NW_ERR_MEMORY = -4,
 	NW_ERR_GPU = -5,
-	NW_ERR_INTERNAL = -6
+	NW_ERR_INTERNAL = -6,
+	NW_ERR_INTERRUPTED = -7 /* stopped on request (nw_request_stop) */
 };
 
 /* ---------------------------------------------------------------- residue codes
@@ -333,6 +334,12 @@ void nw_opt_gact(const nw_opt_t *opt, int *tile, int *overlap);
 /* Run the whole pipeline: read, align, write. Returns 0 or a negative code (message in
  * err). */
 int nw_run(const nw_opt_t *opt, char *err, size_t errlen);
+/* Ask a running nw_run to stop (async-signal-safe: a signal handler may call it, with the
+ * signal's number). It returns NW_ERR_INTERRUPTED soon after, the chunks already aligned
+ * written in full and the output closed: every record in it whole. */
+void nw_request_stop(int signo);
+/* The number given to nw_request_stop, or 0. */
+int nw_stop_requested(void);
 
 /* ---------------------------------------------------------------- logging */
 

@@ -302,20 +302,34 @@ static void fill_codes(const inter_pass_t *ps, int lanes, int16_t *qc, int16_t *
 		       uint8_t *const *q, uint8_t *const *r, int rev, int K)
 {
 	const int table = ps->form == INTER_TABLE;
-	for (int64_t i = 0; i < ps->rows; i++)
-		for (int l = 0; l < lanes; l++) {
-			int64_t m = ps->m[l];
-			int c = i < m ? q[l][rev ? m - 1 - i : i] : -1;
-			qc[i * lanes + l] = (int16_t)(table ? 32 * (c < 0 ? INTER_TABLE_PAD : c)
-						      : c < 0 ? MM_Q_PAD : c < K ? c : MM_Q_OTHER + c);
+	int16_t qmap[NW_MAX_CODES], rmap[NW_MAX_CODES];
+	for (int c = 0; c < NW_MAX_CODES; c++) {
+		qmap[c] = (int16_t)(table ? 32 * c : c < K ? c : MM_Q_OTHER + c);
+		rmap[c] = (int16_t)(table ? c : c < K ? c : MM_R_OTHER + c);
+	}
+	const int16_t qpad = (int16_t)(table ? 32 * INTER_TABLE_PAD : MM_Q_PAD);
+	const int16_t rpad = (int16_t)(table ? INTER_TABLE_PAD : MM_R_PAD);
+	const int64_t cols = step_cols(ps->cols);
+	for (int l = 0; l < lanes; l++) {
+		const int64_t m = ps->m[l] < ps->rows ? ps->m[l] : ps->rows;
+		const int64_t n = ps->n[l] < cols ? ps->n[l] : cols;
+		int64_t i = 0, j = 0;
+		if (rev) {
+			for (; i < m; i++)
+				qc[i * lanes + l] = qmap[q[l][ps->m[l] - 1 - i]];
+			for (; j < n; j++)
+				rc[j * lanes + l] = rmap[r[l][ps->n[l] - 1 - j]];
+		} else {
+			for (; i < m; i++)
+				qc[i * lanes + l] = qmap[q[l][i]];
+			for (; j < n; j++)
+				rc[j * lanes + l] = rmap[r[l][j]];
 		}
-	for (int64_t j = 0; j < step_cols(ps->cols); j++)
-		for (int l = 0; l < lanes; l++) {
-			int64_t n = ps->n[l];
-			int c = j < n ? r[l][rev ? n - 1 - j : j] : -1;
-			rc[j * lanes + l] = (int16_t)(table ? (c < 0 ? INTER_TABLE_PAD : c)
-						      : c < 0 ? MM_R_PAD : c < K ? c : MM_R_OTHER + c);
-		}
+		for (; i < ps->rows; i++)
+			qc[i * lanes + l] = qpad;
+		for (; j < cols; j++)
+			rc[j * lanes + l] = rpad;
+	}
 }
 
 /* The table form's scores: t[q * 32 + r]; the padding code and unused codes score

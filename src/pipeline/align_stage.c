@@ -39,6 +39,7 @@ typedef struct {
 	const nw_inter_plan_t *plan; /* JOB_ALIGN: groups for the inter-sequence passes, and
 				      * the pairs left to the per-pair passes; else NULL */
 	int64_t next_group;         /* next group to take (atomic) */
+	int next_worker;            /* the next worker's number, its workspace (atomic) */
 	int what;                   /* JOB_* */
 	int failed;                 /* atomic: set by the first failing worker */
 	int err_code;
@@ -48,7 +49,8 @@ static void *cpu_worker(void *arg)
 {
 	job_t *job = arg;
 	const nw_align_params_t *p = job->params;
-	nw_workspace_t *ws = nw_workspace_new();
+	int me = __atomic_fetch_add(&job->next_worker, 1, __ATOMIC_RELAXED);
+	nw_workspace_t *ws = job->run->cpu_ws[me];
 	uint8_t *q = malloc((size_t)job->qb->max_len + 1), *r = malloc((size_t)job->rb->max_len + 1);
 	int64_t last_q = -1;
 	int ret = 0;
@@ -60,13 +62,18 @@ static void *cpu_worker(void *arg)
 		int64_t g = __atomic_fetch_add(&job->next_group, 1, __ATOMIC_RELAXED);
 		if (g >= plan->n_groups)
 			break;
-		ret = nw_inter_group(ws, p, job->qb, job->rb, job->pairs, plan, g, job->res);
+		ret = nw_stop_requested() ? NW_ERR_INTERRUPTED
+					  : nw_inter_group(ws, p, job->qb, job->rb, job->pairs, plan, g, job->res);
 	}
 	while (ret == 0 && !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
 		int64_t k0 = __atomic_fetch_add(&job->next, job->grain, __ATOMIC_RELAXED);
 		if (k0 >= n)
 			break;
 		int64_t k1 = k0 + job->grain < n ? k0 + job->grain : n;
+		if (nw_stop_requested()) {
+			ret = NW_ERR_INTERRUPTED;
+			break;
+		}
 		for (int64_t t = k0; t < k1 && ret == 0; t++) {
 			const int64_t k = plan ? plan->rest[t] : t;
 			const nw_pair_t *pr = &job->pairs[k];
@@ -84,19 +91,37 @@ static void *cpu_worker(void *arg)
 	}
 	if (ret < 0 && !__atomic_exchange_n(&job->failed, 1, __ATOMIC_RELAXED))
 		job->err_code = ret;
-	nw_workspace_free(ws);
 	free(q);
 	free(r);
 	return NULL;
 }
 
-static int run_cpu(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+/* Workspaces for nt workers in run->cpu_ws (made once, at the first chunk). */
+static int cpu_workspaces(run_t *run, int nt)
+{
+	if (run->n_cpu_ws >= nt)
+		return 0;
+	nw_workspace_t **w = realloc(run->cpu_ws, (size_t)nt * sizeof *w);
+	if (!w)
+		return NW_ERR_MEMORY;
+	run->cpu_ws = w;
+	for (; run->n_cpu_ws < nt; run->n_cpu_ws++)
+		if (!(w[run->n_cpu_ws] = nw_workspace_new()))
+			return NW_ERR_MEMORY;
+	return 0;
+}
+
+static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		   const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		   int what, char *err, size_t errlen)
 {
 	int nt = run->opt->threads;
 	if (nt > n)
 		nt = n > 0 ? (int)n : 1;
+	if (cpu_workspaces(run, nt) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return NW_ERR_MEMORY;
+	}
 	job_t job = {.run = run, .params = p, .qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n,
 		     .what = what};
 	nw_inter_plan_t plan;
@@ -129,9 +154,10 @@ static int run_cpu(const run_t *run, const nw_align_params_t *p, const nw_batch_
 	if (job.plan)
 		nw_inter_plan_free(&plan);
 	if (job.failed) {
-		snprintf(err, errlen, job.err_code == NW_ERR_MEMORY
-				      ? "out of memory while aligning"
-				      : "internal error in the CPU engine (see the message above)");
+		snprintf(err, errlen, job.err_code == NW_ERR_MEMORY ? "out of memory while aligning"
+				      : job.err_code == NW_ERR_INTERRUPTED
+					      ? "interrupted"
+					      : "internal error in the CPU engine (see the message above)");
 		return job.err_code;
 	}
 	return 0;
@@ -158,13 +184,13 @@ void nw_progress(run_t *run, int final)
 }
 
 /* A stage of a chunk: n pairs of queries qb (one strand) against references rb. */
-typedef int (*stage_fn)(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+typedef int (*stage_fn)(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 			const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 			char *err, size_t errlen);
 
 /* Scores and spans (with p->ends_only, end cells only) of n pairs with the run's engine;
  * no path (p->want_path is 0). */
-static int scores(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+static int scores(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		  const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		  char *err, size_t errlen)
 {
@@ -180,7 +206,7 @@ static int scores(const run_t *run, const nw_align_params_t *p, const nw_batch_t
 
 /* Paths of n pairs whose scores and spans res holds, checked by nw_path_finish: on the CPU,
  * or on the GPU with the checks on the CPU threads. */
-static int paths(const run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+static int paths(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		 char *err, size_t errlen)
 {

@@ -41,6 +41,9 @@ typedef struct {
 	nw_scoring_t sc;
 	nw_align_params_t params;    /* want_path set when the output needs a path */
 	nw_gpu_t *gpu;               /* NULL: the CPU engine */
+	nw_workspace_t **cpu_ws;     /* one a CPU worker, kept from chunk to chunk (their
+				      * buffers grow once, not every chunk); NULL until used */
+	int n_cpu_ws;
 	int64_t chunk_pairs;         /* pairs a chunk may hold: the engine's choice */
 	chunk_buf_t bufs[2];         /* a chunk aligns in one while the other is written */
 	chunk_buf_t *cb;             /* the chunk being aligned: one of bufs */

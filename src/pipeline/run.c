@@ -10,6 +10,7 @@
  * Results are written in input order whatever the engine. pipeline.h lists the stages'
  * files.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,20 @@ static int wait_writes_but_last(run_t *run, char *err, size_t errlen)
 	return ret;
 }
 
+/* ---------------------------------------------------------------- stopping */
+
+static volatile sig_atomic_t stop_signo;
+
+void nw_request_stop(int signo)
+{
+	stop_signo = signo ? signo : -1;
+}
+
+int nw_stop_requested(void)
+{
+	return stop_signo;
+}
+
 /* ---------------------------------------------------------------- the two pairings */
 
 /* Every batch set from the feeder, cut into chunks: whole queries against every
@@ -99,6 +114,8 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 		const nw_batch_t *rb = all_refs ? all_refs : &s->r;
 		uint32_t n_q = (uint32_t)s->q.n;
 		for (uint32_t q0 = 0; q0 < n_q;) {
+			if (nw_stop_requested())
+				return NW_ERR_INTERRUPTED;
 			uint32_t span = nw_plan_all_span(q0, n_q, all_refs ? (uint32_t)rb->n : 0,
 							 run->chunk_pairs);
 			int64_t n = all_refs ? (int64_t)span * rb->n : span;
@@ -201,6 +218,14 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		if (ret == 0)
 			ret = wret;
 	}
+	if (ret == NW_ERR_INTERRUPTED) { /* the chunks written are whole: close the output */
+		char ignored[16];
+		int sig = nw_stop_requested();
+		nw_writer_close(run.writer, ignored, sizeof ignored);
+		run.writer = NULL;
+		snprintf(err, errlen, "interrupted%s%s after %lld records written, each whole",
+			 sig > 0 ? " by " : "", sig > 0 ? strsignal(sig) : "", (long long)written);
+	}
 	if (ret == 0 && written != run.n_records) { /* every record accounted for */
 		snprintf(err, errlen, "internal error: %lld records written of %lld",
 			 (long long)written, (long long)run.n_records);
@@ -280,5 +305,8 @@ out:
 	nw_gpu_opener_finish(&opener);
 	if (run.gpu)
 		nw_gpu_close(run.gpu);
+	for (int t = 0; t < run.n_cpu_ws; t++)
+		nw_workspace_free(run.cpu_ws[t]);
+	free(run.cpu_ws);
 	return ret;
 }
