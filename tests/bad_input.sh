@@ -3,15 +3,7 @@
 # wrong, a non-zero exit (1 for usage, 2 for input or runtime errors), never a crash
 # (signal), a hang or output that looks complete.
 set -u
-NWALIGN=${NWALIGN:-./nwalign}
-top=${top_srcdir:-.}
-data=$top/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwbad.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "${top_srcdir:-.}/tests/testlib.sh"
 
 # expect NAME STATUS PATTERN ARGS...: exit status STATUS, exactly one stderr line that
 # starts with "nwalign: error:" and contains PATTERN (grep -E).

@@ -7,22 +7,10 @@
 # proteins (mm_query50 x mm_db2k samples, BLOSUM62). -v must name the set that ran, and an
 # unknown name must be refused.
 set -u
-NWALIGN=${NWALIGN:-./nwalign}
-top=${top_srcdir:-.}
-data=$top/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwisa.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "${top_srcdir:-.}/tests/testlib.sh"
 
 # 2,000 reads against windows of the reference around them (zip), as in threads.sh
-awk 'NR % 4 == 1 {n = substr($1, 2)} NR % 4 == 2 {s[++k] = $0; nm[k] = n}
-     END {for (i = 0; i < 2000; i++) {j = i % k + 1; printf ">%s_%d\n%s\n", nm[j], i, s[j]}}' \
-	"$data/reads.fq" >"$tmp/q.fa"
-awk '/^>/ {next} {g = g $0} END {for (i = 0; i < 2000; i++) {o = (i * 97) % (length(g) - 400);
-     printf ">w%d\n%s\n", i, substr(g, o + 1, 300)}}' "$data/ref.fa" >"$tmp/r.fa"
+zip_set 2000 "$tmp/q.fa" "$tmp/r.fa"
 
 prot=
 for d in ${NW_DATA:+"$NW_DATA/protein" "$NW_DATA"} "$top/../shared/data/protein"; do

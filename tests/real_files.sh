@@ -3,15 +3,7 @@
 # the way the established readers (EMBOSS, BLAST, Biopython, htslib) read it, and gives
 # the same records as the clean file, or it is refused with one clear line and exit 2.
 set -u
-NWALIGN=${NWALIGN:-./nwalign}
-top=${top_srcdir:-.}
-data=$top/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwreal.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "${top_srcdir:-.}/tests/testlib.sh"
 
 # same NAME QUIRKY CLEAN [ARGS...]: the quirky query file aligns to exactly the output of
 # the clean one, against data/ref.fa (or the ARGS' -r), with exit 0 and a quiet stderr.

@@ -5,15 +5,7 @@
 # with 128 + the signal's number (143, 129) and one line on stderr; it does not hang and
 # leaves no partial line.
 set -u
-NWALIGN=${NWALIGN:-./nwalign}
-top=${top_srcdir:-.}
-data=$top/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwsig.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "${top_srcdir:-.}/tests/testlib.sh"
 
 # A run of minutes uninterrupted: 24,000 reads against 60 windows of 3 kb with CIGARs,
 # one thread, in batches of 500 reads.

@@ -3,23 +3,11 @@
 # slices) gives the same bytes as one thread, with batches small enough that every stage
 # turns over many times. CI also runs it under ThreadSanitizer (.ci/run).
 set -u
-NWALIGN=${NWALIGN:-./nwalign}
-top=${top_srcdir:-.}
-data=$top/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwthreads.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "${top_srcdir:-.}/tests/testlib.sh"
 
 # A zip set of 3,000 pairs from the bundled reads: each read against a window of the
 # reference around it, so that the records carry paths of every kind of short span.
-awk 'NR % 4 == 1 {n = substr($1, 2)} NR % 4 == 2 {s[++k] = $0; nm[k] = n}
-     END {for (i = 0; i < 3000; i++) {j = i % k + 1; printf ">%s_%d\n%s\n", nm[j], i, s[j]}}' \
-	"$data/reads.fq" >"$tmp/q.fa"
-awk '/^>/ {next} {g = g $0} END {for (i = 0; i < 3000; i++) {o = (i * 97) % (length(g) - 400);
-     printf ">w%d\n%s\n", i, substr(g, o + 1, 300)}}' "$data/ref.fa" >"$tmp/r.fa"
+zip_set 3000 "$tmp/q.fa" "$tmp/r.fa"
 
 # check NAME ARGS...: -t 1 with one batch against -t 4 with batches of 7 records (SAM's
 # @PG line holds the command line: it is left out of the comparison)

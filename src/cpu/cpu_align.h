@@ -48,6 +48,7 @@ struct nw_workspace_s {
 	size_t rev_cap[2];
 	uint8_t *dir;            /* direction bits of small sub-problems */
 	size_t dir_cap;
+	int64_t dir_n;           /* columns of the matrix in dir (row stride dir_n + 1) */
 	uint8_t *ops;            /* ops of one traceback, last first */
 	size_t ops_cap;
 	int32_t score_t[NW_MAX_CODES][NW_MAX_CODES]; /* transposed matrix */
@@ -154,6 +155,14 @@ const uint8_t *nw_ws_reverse(nw_workspace_t *ws, int k, const uint8_t *x, int64_
  * NW_ERR_INTERNAL. */
 int nw_cpu_path(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *q, int64_t m,
 		const uint8_t *r, int64_t n, int64_t S, nw_result_t *res);
+
+/* The walk back of a full-matrix traceback from (m, n), in H (or in F when in_f), to
+ * (0, 0): dir(ctx, i, j) gives cell (i, j)'s direction bits (path_full's: 1 H from E, 2 H
+ * from F, else from the diagonal; 4 E extends; 8 F extends). The ops go to ops (m + n at
+ * most), last op first; returns their number. */
+int64_t nw_trace_back(const uint8_t *a, int64_t m, const uint8_t *b, int64_t n, int in_f,
+		      int (*dir)(const void *ctx, int64_t i, int64_t j), const void *ctx,
+		      uint8_t *ops);
 
 /* One GACT tile t of the span q[0..m) x r[0..n) (src/path.h): the full-matrix traceback of
  * its reversed slices (row k = q[t->i - k], column k = r[t->j - k]) with row 0 opened at

@@ -10,26 +10,8 @@
 
 /* ---------------------------------------------------------------- the template, per set */
 
-#define ISA_GENERIC
-#include "simd_ops.h"
-#include "inter_kernel.h"
-#undef ISA_GENERIC
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define NW_X86_ISAS 1
-#define ISA_SSE41
-#include "simd_ops.h"
-#include "inter_kernel.h"
-#undef ISA_SSE41
-#define ISA_AVX2
-#include "simd_ops.h"
-#include "inter_kernel.h"
-#undef ISA_AVX2
-#define ISA_AVX512
-#include "simd_ops.h"
-#include "inter_kernel.h"
-#undef ISA_AVX512
-#endif
+#define SIMD_TEMPLATE "inter_kernel.h"
+#include "simd_each.h"
 
 void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
 {
@@ -342,48 +324,33 @@ static void fill_table(const nw_scoring_t *sc, int32_t *t)
 			t[a * 32 + b] = a < sc->n_codes && b < sc->n_codes ? sc->score[a][b] : low;
 }
 
-/* Lane l's path from the direction words (path_full's walk, src/cpu/cpu_path.c) into res,
- * in forward order. */
+/* A lane's direction bits: the nibble of cell (i, j) in the group's words. */
+typedef struct {
+	const uint16_t *D;
+	int64_t rows;
+	int lanes, l;
+} lane_dirs_t;
+
+static int lane_dir(const void *ctx, int64_t i, int64_t j)
+{
+	const lane_dirs_t *c = ctx;
+	uint16_t w = c->D[(((j - 1) / INTER_BLOCK) * c->rows + i - 1) * c->lanes + c->l];
+	return w >> (4 * ((j - 1) % INTER_BLOCK)) & 15;
+}
+
+/* Lane l's path from the direction words into res, in forward order. */
 static int trace_lane(nw_workspace_t *ws, const uint16_t *D, int64_t rows, int lanes, int l,
 		      const uint8_t *a, int64_t m, const uint8_t *b, int64_t n, nw_result_t *res)
 {
-	enum { FROM_E = 1, FROM_F = 2, SRC_MASK = 3, E_EXTENDS = 4, F_EXTENDS = 8 };
-	enum { ST_H, ST_E, ST_F };
 	if (nw_ws_grow((void **)&ws->ops, &ws->ops_cap, (size_t)(m + n)) < 0)
 		return NW_ERR_MEMORY;
-	uint8_t *ops = ws->ops;
-	int64_t i = m, j = n, k = 0;
-	int st = ST_H;
-	while (i > 0 && j > 0) {
-		uint16_t w = D[(((j - 1) / INTER_BLOCK) * rows + i - 1) * lanes + l];
-		int d = w >> (4 * ((j - 1) % INTER_BLOCK)) & 15;
-		if (st == ST_H) {
-			int src = d & SRC_MASK;
-			if (src == 0) {
-				ops[k++] = a[i - 1] == b[j - 1] ? NW_CIGAR_EQ : NW_CIGAR_X;
-				i--, j--;
-			} else {
-				st = src == FROM_E ? ST_E : ST_F;
-			}
-		} else if (st == ST_E) {
-			ops[k++] = NW_CIGAR_D;
-			st = d & E_EXTENDS ? ST_E : ST_H;
-			j--;
-		} else {
-			ops[k++] = NW_CIGAR_I;
-			st = d & F_EXTENDS ? ST_F : ST_H;
-			i--;
-		}
-	}
-	for (; i > 0; i--)
-		ops[k++] = NW_CIGAR_I;
-	for (; j > 0; j--)
-		ops[k++] = NW_CIGAR_D;
+	const lane_dirs_t ctx = {D, rows, lanes, l};
+	int64_t k = nw_trace_back(a, m, b, n, 0, lane_dir, &ctx, ws->ops);
 	res->n_cigar = 0;
 	while (k > 0) {
-		uint8_t op = ops[--k];
+		uint8_t op = ws->ops[--k];
 		int64_t len = 1;
-		for (; k > 0 && ops[k - 1] == op; k--)
+		for (; k > 0 && ws->ops[k - 1] == op; k--)
 			len++;
 		if (nw_cigar_push(res, op, len) < 0)
 			return NW_ERR_MEMORY;

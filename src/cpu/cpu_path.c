@@ -40,6 +40,13 @@ static int emit(path_ctx_t *c, uint32_t op, int64_t len)
 enum { FROM_DIAG = 0, FROM_E = 1, FROM_F = 2, SRC_MASK = 3, E_EXTENDS = 4, F_EXTENDS = 8 };
 enum { ST_H, ST_E, ST_F };
 
+/* Cell (i, j)'s direction bits in path_full's matrix (row stride n + 1, in ws->dir_n). */
+static int full_dir(const void *ctx, int64_t i, int64_t j)
+{
+	const nw_workspace_t *ws = ctx;
+	return ws->dir[(size_t)i * (size_t)(ws->dir_n + 1) + (size_t)j];
+}
+
 /* Full-matrix Gotoh with direction bits over a[0..m) x b[0..n), m, n >= 1, pruned by the
  * sub-problem's optimum S (NW_NEG_INF: no pruning). Row 0 is H[0][j] = -(top_open + j*ext)
  * (a leading horizontal gap), column 0 is H[i][0] = -(tb + i*ext) (a leading vertical
@@ -65,6 +72,7 @@ static int64_t path_full(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8
 	if (S > NW_NEG_INF && (!(sw.sq = nw_best_sums(ws, 0, sc, a, m, 1)) ||
 			       !(sw.sr = nw_best_sums(ws, 1, sc, b, n, 0))))
 		return NW_ERR_MEMORY;
+	ws->dir_n = n;
 	int64_t swept = nw_sweep(&sw, H, F, &hit);
 	if (swept < 0)
 		return swept;
@@ -73,10 +81,17 @@ static int64_t path_full(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8
 	int st = F[n] + (O - te) > H[n] ? ST_F : ST_H;
 	if (S > NW_NEG_INF && (st == ST_F ? F[n] + (O - te) : H[n]) != S)
 		return NW_ERR_INTERNAL; /* S is not this sub-problem's optimum */
+	return nw_trace_back(a, m, b, n, st == ST_F, full_dir, ws, ws->ops);
+}
+
+int64_t nw_trace_back(const uint8_t *a, int64_t m, const uint8_t *b, int64_t n, int in_f,
+		      int (*dir)(const void *ctx, int64_t i, int64_t j), const void *ctx,
+		      uint8_t *ops)
+{
 	int64_t i = m, j = n, k = 0;
-	uint8_t *ops = ws->ops;
+	int st = in_f ? ST_F : ST_H;
 	while (i > 0 && j > 0) {
-		uint8_t d = ws->dir[(size_t)i * stride + j];
+		int d = dir(ctx, i, j);
 		if (st == ST_H) {
 			int src = d & SRC_MASK;
 			if (src == FROM_DIAG) {

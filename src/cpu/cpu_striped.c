@@ -10,34 +10,9 @@
 #include "cpu_align.h"
 #include "cpu_isa.h"
 
-#define ISA_GENERIC
-#include "simd_ops.h"
-#include "striped_kernel.h"
-#include "simd_ops32.h"
-#include "striped_kernel.h"
-#undef ISA_GENERIC
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define NW_X86_ISAS 1
-#define ISA_SSE41
-#include "simd_ops.h"
-#include "striped_kernel.h"
-#include "simd_ops32.h"
-#include "striped_kernel.h"
-#undef ISA_SSE41
-#define ISA_AVX2
-#include "simd_ops.h"
-#include "striped_kernel.h"
-#include "simd_ops32.h"
-#include "striped_kernel.h"
-#undef ISA_AVX2
-#define ISA_AVX512
-#include "simd_ops.h"
-#include "striped_kernel.h"
-#include "simd_ops32.h"
-#include "striped_kernel.h"
-#undef ISA_AVX512
-#endif
+#define SIMD_TEMPLATE "striped_kernel.h"
+#define SIMD_WIDE
+#include "simd_each.h"
 
 typedef int (*striped_fn)(void *, const st_pass_t *, int64_t, dp_hit_t *);
 
