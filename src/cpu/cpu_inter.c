@@ -35,9 +35,10 @@ void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
 
 /* ---------------------------------------------------------------- scoring forms */
 
-/* Longest query (rows) of a group: its H and E columns stay in the first cache levels. */
+/* Longest query (rows) of a group: its H and E columns stay in the first cache levels.
+ * Longest reference (columns): the group's codes take at most 4 MiB a thread. */
 #define INTER_MAX_ROWS 2048
-#define INTER_MAX_COLS (1 << 20)
+#define INTER_MAX_COLS 65536
 /* Spans of paths that a group's path pass takes (rows x columns below 2^17, so that the
  * direction words stay in the second cache level): the others run alone. */
 #define INTER_PATH_SIDE 362
