@@ -87,16 +87,17 @@ static int wait_writes_but_last(run_t *run, char *err, size_t errlen)
 
 /* ---------------------------------------------------------------- stopping */
 
-static volatile sig_atomic_t stop_signo;
+/* Written by a signal handler, read by every thread: a lock-free atomic (safe in both). */
+static int stop_signo;
 
 void nw_request_stop(int signo)
 {
-	stop_signo = signo ? signo : -1;
+	__atomic_store_n(&stop_signo, signo ? signo : -1, __ATOMIC_RELAXED);
 }
 
 int nw_stop_requested(void)
 {
-	return stop_signo;
+	return __atomic_load_n(&stop_signo, __ATOMIC_RELAXED);
 }
 
 /* ---------------------------------------------------------------- the two pairings */
