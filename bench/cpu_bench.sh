@@ -15,7 +15,9 @@
 #            parasail's fastest of PARASAIL_NW_TRY (32-bit lanes: the scores pass 16 bits)
 #   dna      lambda_reads_2k.fq.gz x lambda.fa, every pair, semiglobal (query end to end,
 #            reference overhangs free = parasail sg_dx), match 2, mismatch 4,
-#            nwalign --gap-open 4 --gap-extend 2  =  parasail -o 6 -e 2
+#            nwalign --gap-open 4 --gap-extend 2  =  parasail -o 6 -e 2. Most reads hold
+#            N: nwalign scores N -mismatch against any base (its documented DNA scoring),
+#            parasail's -d matrix does not, so only the reads without N score the same
 #   E-cpu    long reads with paths: the first E_CPU_READS (200) reads of workload E of
 #            bench/longreads.sh (tests/simreads -l 10000 -L 10000 -e 0.05 -E 0.15 -w 0.05
 #            -s 1 on data/dna/ecoli_dh10b.fa.gz: 10 kb, 5-15% errors), each against its
