@@ -4,17 +4,8 @@
 # same output from a file, from stdin, from gzip, with 1 or 2 threads, with -o; order;
 # help and version.
 set -u
-NWALIGN=${NWALIGN:-./nwalign}
-top=${top_srcdir:-.}
-data=$top/data
+. "${top_srcdir:-.}/tests/testlib.sh"
 gold=$top/tests/golden
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwcli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 # same NAME FILE1 FILE2
 same() {

@@ -4,19 +4,11 @@
 # one primary record per run of all-vs-all pairs; the same for the paths of a long pair
 # (GACT tiles and --exact, both strands).
 set -u
-NWALIGN=${NWALIGN:-./nwalign}
-top=${top_srcdir:-.}
-data=$top/data
+. "${top_srcdir:-.}/tests/testlib.sh"
 if ! command -v samtools >/dev/null 2>&1; then
 	echo "SKIP: samtools is not installed (Debian: samtools)"
 	exit 77
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwsam.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 for mode in local semiglobal global; do
 	sam=$tmp/$mode.sam

@@ -17,12 +17,7 @@ if [ ! -x "$SIMREADS" ]; then
 	echo "FAIL: $SIMREADS not built" >&2
 	exit 1
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwsim.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$top/tests/testlib.sh"
 
 # sim TAG ARGS...: reads to $tmp/TAG.r.fa, windows to $tmp/TAG.w.fa
 sim() {
