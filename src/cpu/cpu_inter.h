@@ -14,7 +14,7 @@
  *     (all-against-all, a database search): each reference column's scores are looked up
  *     once per column for every query code;
  *   table (INTER_TABLE): any matrix, any pairs: each cell's score is gathered from a
- *     32 x 32 table;
+ *     32 x 32 table (the path passes of matrix pairs, which share nothing);
  *   anchored profile (INTER_ANCHORED): the local reverse pass of a profile group. Its
  *     lanes' reversed query prefixes differ, but each is a suffix of the whole reversed
  *     query: the rows are that (shared, as in the profile form), and lane l starts at row

@@ -299,7 +299,6 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	}
 INTER_CASES(INTER_MM, mm)
 INTER_CASES(INTER_PROFILE, pr)
-INTER_CASES(INTER_TABLE, tb)
 INTER_CASE(an_target, INTER_ANCHORED, DP_TRACK_TARGET)
 INTER_DIR_CASE(mm_dir, INTER_MM)
 INTER_DIR_CASE(tb_dir, INTER_TABLE)
@@ -313,8 +312,6 @@ static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
 		(p->form == INTER_TABLE ? ISA_FN(tb_dir) : ISA_FN(mm_dir))(p, out);
 	else if (p->form == INTER_PROFILE)
 		ISA_FN(pr_pass)(p, out);
-	else if (p->form == INTER_TABLE)
-		ISA_FN(tb_pass)(p, out);
 	else if (p->form == INTER_ANCHORED)
 		ISA_FN(an_target)(p, out);
 	else
