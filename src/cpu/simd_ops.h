@@ -21,31 +21,7 @@
  * Every operation is a macro or an inline function of the same target, so that the
  * templates' functions inline them.
  */
-#undef V
-#undef VM
-#undef VL
-#undef ISA_TARGET
-#undef ISA_FN
-#undef vset1
-#undef vload
-#undef vstore
-#undef vadds
-#undef vsubs
-#undef vmax
-#undef vcmpeq
-#undef vcmpgt
-#undef vsel
-#undef vmand
-#undef vany
-#undef vlookup
-#undef VMZERO
-#undef vor
-#undef vbits
-#undef VPERM32
-#undef vperm32
-#undef vshl1
-#undef LT
-#undef LANE_MIN
+#include "simd_undef.h"
 
 #define LT int16_t
 #define LANE_MIN (-32768)

@@ -2,24 +2,10 @@
  * variant, for values that leave 16 bits). Included after simd_ops.h (whose macros it
  * redefines) with one of ISA_GENERIC, ISA_SSE41, ISA_AVX2 or ISA_AVX512 defined; ISA_FN
  * names get a _32 suffix. vadds and vsubs do not saturate here: the caller keeps every
- * value far inside 32 bits. Only the operations the striped template uses are defined.
+ * value far inside 32 bits. Only the operations the striped template uses are defined
+ * (the others stay undefined: simd_undef.h).
  */
-#undef V
-#undef VM
-#undef VL
-#undef ISA_TARGET
-#undef ISA_FN
-#undef vset1
-#undef vload
-#undef vstore
-#undef vadds
-#undef vsubs
-#undef vmax
-#undef vcmpgt
-#undef vany
-#undef vshl1
-#undef LT
-#undef LANE_MIN
+#include "simd_undef.h"
 
 #define LT int32_t
 #define LANE_MIN INT32_MIN

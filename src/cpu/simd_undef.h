@@ -1,0 +1,28 @@
+/* simd_undef.h: forgets the vector operations of simd_ops.h or simd_ops32.h (no include
+ * guard), so that each inclusion of those defines exactly its own set: an operation that
+ * one lane width lacks is then a compile error in a template, not the other width's. */
+#undef V
+#undef VM
+#undef VL
+#undef ISA_TARGET
+#undef ISA_FN
+#undef vset1
+#undef vload
+#undef vstore
+#undef vadds
+#undef vsubs
+#undef vmax
+#undef vcmpeq
+#undef vcmpgt
+#undef vsel
+#undef vmand
+#undef vany
+#undef vlookup
+#undef VMZERO
+#undef vor
+#undef vbits
+#undef VPERM32
+#undef vperm32
+#undef vshl1
+#undef LT
+#undef LANE_MIN
