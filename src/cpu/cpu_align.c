@@ -160,18 +160,18 @@ void nw_workspace_set_isa(nw_workspace_t *ws, int isa)
 	ws->isa = isa;
 }
 
-int nw_ws_simd(nw_workspace_t *ws, size_t bytes)
+int nw_ws_grow_aligned(void **buf, size_t *cap, size_t need)
 {
-	if (bytes <= ws->simd_cap)
+	if (need <= *cap)
 		return 0;
-	free(ws->simd);
-	ws->simd_cap = 0;
-	bytes += bytes / 4;
-	if (posix_memalign(&ws->simd, 64, bytes) != 0) {
-		ws->simd = NULL;
+	free(*buf);
+	*cap = 0;
+	size_t n = (need + need / 4 + 63) & ~(size_t)63;
+	if (posix_memalign(buf, 64, n) != 0) {
+		*buf = NULL;
 		return NW_ERR_MEMORY;
 	}
-	ws->simd_cap = bytes;
+	*cap = n;
 	return 0;
 }
 

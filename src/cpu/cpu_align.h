@@ -96,8 +96,9 @@ int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit);
 void nw_workspace_set_simd(nw_workspace_t *ws, int on);
 /* Tests: the striped pass runs with instruction set isa (nw_isa_t; -1: the chosen one). */
 void nw_workspace_set_isa(nw_workspace_t *ws, int isa);
-/* ws->simd holds at least bytes, 64-byte aligned. 0 or NW_ERR_MEMORY. */
-int nw_ws_simd(nw_workspace_t *ws, size_t bytes);
+/* Make *buf hold at least need bytes, 64-byte aligned for the SIMD kernels (*cap: its
+ * size); the old contents are not kept. 0 or NW_ERR_MEMORY. */
+int nw_ws_grow_aligned(void **buf, size_t *cap, size_t need);
 
 /* ---------------------------------------------------------------- the pruned sweep
  * (cpu_prune.c) A global Gotoh pass over rows a[0..na) and columns b[0..nb) that skips the

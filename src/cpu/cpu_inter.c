@@ -257,18 +257,8 @@ static int pass_memory(nw_workspace_t *ws, inter_pass_t *ps, int lanes, int64_t 
 	size_t nq = (size_t)rows * vec, nr = (size_t)step_cols(cols) * vec;
 	size_t col = ((size_t)rows + 1) * vec;
 	size_t need = nq + nr + (2 + (INTER_BLOCK - 1)) * col + (INTER_BLOCK + 1) * NW_MAX_CODES * vec + 64;
-	if (need > ws->inter_cap) {
-		free(ws->inter);
-		ws->inter = NULL;
-		ws->inter_cap = 0;
-		size_t cap = need + need / 4;
-		cap = (cap + 63) & ~(size_t)63;
-		if (posix_memalign(&ws->inter, 64, cap) != 0) {
-			ws->inter = NULL;
-			return NW_ERR_MEMORY;
-		}
-		ws->inter_cap = cap;
-	}
+	if (nw_ws_grow_aligned(&ws->inter, &ws->inter_cap, need) < 0)
+		return NW_ERR_MEMORY;
 	char *base = ws->inter; /* every piece a multiple of vec: 16, 32 or 64 bytes */
 	*qc = (int16_t *)base;
 	*rc = (int16_t *)(base + nq);
@@ -400,17 +390,9 @@ static int group_paths(nw_workspace_t *ws, const nw_align_params_t *p, int isa, 
 	int16_t *qc, *rc;
 	int32_t table[32 * 32];
 	size_t words = (size_t)(step_cols(cols) / INTER_BLOCK) * (size_t)rows * (size_t)lanes;
-	if (pass_memory(ws, &ps, lanes, rows, cols, &qc, &rc) < 0)
+	if (pass_memory(ws, &ps, lanes, rows, cols, &qc, &rc) < 0 ||
+	    nw_ws_grow_aligned(&ws->inter_dir, &ws->inter_dir_cap, words * 2) < 0)
 		return NW_ERR_MEMORY;
-	if (words * 2 > ws->inter_dir_cap) {
-		free(ws->inter_dir);
-		ws->inter_dir_cap = 0;
-		if (posix_memalign(&ws->inter_dir, 64, words * 2 + words / 2) != 0) {
-			ws->inter_dir = NULL;
-			return NW_ERR_MEMORY;
-		}
-		ws->inter_dir_cap = words * 2 + words / 2;
-	}
 	ps.rows = rows, ps.cols = cols;
 	ps.dir = ws->inter_dir;
 	if (form == INTER_TABLE) {
@@ -558,10 +540,11 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 		/* a start further back than the columns that fit (a path the 16-bit scores can
 		 * hardly hold) is found by the per-pair pass */
 		rr = rr < fit ? rr : fit;
-		rv.rows = rq, rv.cols = rr;
+		/* profile groups run over the whole reversed query (see below) */
+		rv.rows = mm ? rq : qlen[0], rv.cols = rr;
 		rv.local = rv.ref_free = 0;
 		rv.track = p->mode == NW_MODE_LOCAL ? DP_TRACK_TARGET : DP_TRACK_TARGET_LASTCOL;
-		if (pass_memory(ws, &rv, lanes, rq, rr, &qc, &rc) < 0)
+		if (pass_memory(ws, &rv, lanes, rv.rows, rr, &qc, &rc) < 0)
 			return NW_ERR_MEMORY;
 		for (int l = 0; l < lanes; l++) {
 			const nw_result_t *rs = l < used ? &res[idx[l]] : NULL;
@@ -576,11 +559,10 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 		} else {
 			/* the reversed prefixes of one query are suffixes of the reversed query:
 			 * a local pass starts lane l at row qlen - qend (semiglobal: qend = qlen) */
-			const int64_t M = qlen[0];
+			const int64_t M = rv.rows;
 			const uint8_t *qrev = nw_ws_reverse(ws, 0, q[0], M);
-			if (!qrev || pass_memory(ws, &rv, lanes, M, rr, &qc, &rc) < 0)
+			if (!qrev)
 				return NW_ERR_MEMORY;
-			rv.rows = M;
 			rv.form = p->mode == NW_MODE_LOCAL ? INTER_ANCHORED : INTER_PROFILE;
 			rv.qs = qrev;
 			for (int l = 0; l < lanes; l++)

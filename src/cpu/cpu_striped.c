@@ -83,7 +83,7 @@ int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 		return 0;
 	/* seg_len * (n_codes + 4) vectors: (m + lanes) lanes of at most 4 bytes a code */
 	size_t bytes = ((size_t)p->m + 64) * 4 * (size_t)(p->sc->n_codes + 4);
-	if (nw_ws_simd(ws, bytes) < 0)
+	if (nw_ws_grow_aligned(&ws->simd, &ws->simd_cap, bytes) < 0)
 		return NW_ERR_MEMORY;
 	if (cols16 >= 1 && (cols16 == p->n || stops)) {
 		if (pass_for(isa, 0)(ws->simd, p, cols16, hit))

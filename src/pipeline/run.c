@@ -10,7 +10,6 @@
  * Results are written in input order whatever the engine. pipeline.h lists the stages'
  * files.
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
