@@ -14,7 +14,14 @@
  *    covering the span it is the full traceback of the reversed sequences (optimal);
  *  - a long insertion over several tiles: one gap, one open, the optimum;
  *  - nw_cpu_align with a path over spans above the threshold: GACT by default (score the
- *    path's, opt_score the optimum), EXACT with p.exact.
+ *    path's, opt_score the optimum), EXACT with p.exact;
+ *  - the pruned exact paths on random pairs and near copies with structural changes: the
+ *    same path as the unpruned scalar passes, with every instruction set of the SIMD sweep
+ *    and with its scalar twin, and a small part of the cells on near copies;
+ *  - the SIMD sweep (nw_sweep_fast) against its twin nw_sweep on sub-problems of 1..150
+ *    rows and columns with random boundary opens: unpruned, the same rows and direction
+ *    bits; pruned by the corner's optimum, every value between the scalar sweep's and the
+ *    full pass's, and the same corner.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,6 +29,7 @@
 #include <string.h>
 
 #include "cpu_align.h"
+#include "cpu_isa.h"
 #include "nwalign.h"
 #include "path.h"
 #include "testutil.h"
@@ -481,23 +489,43 @@ static void test_pruned(const nw_scoring_t *sc, const char *label, int n_codes)
 			int64_t opt = optimum(sc, q, m, r, n);
 			for (size_t l = 0; l < sizeof leaves / sizeof leaves[0]; l++) {
 				nw_workspace_set_full_cells(ws, leaves[l]);
-				ws->path_cells = 0;
+				nw_workspace_set_simd(ws, 0);
 				int ra = nw_cpu_path(ws, sc, q, m, r, n, NW_NEG_INF, &a);
-				int64_t full = ws->path_cells;
+				/* the scalar twin (isa -1), then each SIMD set; cells: the default set's */
+				int64_t full = 0;
+				for (int isa = -1; isa < NW_ISA_COUNT; isa++) {
+					if (isa >= 0 && !nw_cpu_isa_supported((nw_isa_t)isa))
+						continue;
+					nw_workspace_set_simd(ws, isa >= 0);
+					nw_workspace_set_isa(ws, isa);
+					if (isa == -1 || isa == (int)nw_cpu_isa()) {
+						nw_workspace_set_isa(ws, -1);
+						ws->path_cells = 0;
+						CHECK(nw_cpu_path(ws, sc, q, m, r, n, NW_NEG_INF, &b) == 0,
+						      "%s kind %d: unpruned path failed", label, kind);
+						full = ws->path_cells;
+					}
+					ws->path_cells = 0;
+					int rb = nw_cpu_path(ws, sc, q, m, r, n, opt, &b);
+					const char *set = isa < 0 ? "scalar" : nw_cpu_isa_name((nw_isa_t)isa);
+					CHECK(ra == 0 && rb == 0 && b.n_cigar == a.n_cigar &&
+					      memcmp(a.cigar, b.cigar, a.n_cigar * sizeof(uint32_t)) == 0,
+					      "%s %s kind %d %lld x %lld leaf %lld: pruned path differs",
+					      label, set, kind, (long long)m, (long long)n,
+					      (long long)leaves[l]);
+					CHECK(ws->path_cells <= full, "%s %s kind %d: pruning swept more",
+					      label, set, kind);
+				}
+				nw_workspace_set_simd(ws, 1);
+				nw_workspace_set_isa(ws, -1);
 				ws->path_cells = 0;
-				int rb = nw_cpu_path(ws, sc, q, m, r, n, opt, &b);
+				nw_cpu_path(ws, sc, q, m, r, n, opt, &b);
 				int64_t s = NW_NEG_INF;
 				char err[160];
-				CHECK(ra == 0 && rb == 0 && b.n_cigar == a.n_cigar &&
-				      memcmp(a.cigar, b.cigar, a.n_cigar * sizeof(uint32_t)) == 0,
-				      "%s kind %d %lld x %lld leaf %lld: pruned path differs", label,
-				      kind, (long long)m, (long long)n, (long long)leaves[l]);
 				CHECK(nw_cigar_rescore(b.cigar, b.n_cigar, sc, q, m, 0, r, n, 0, &s,
 						       err, sizeof err) == 0 && s == opt,
 				      "%s kind %d: pruned path scores %lld, optimum %lld", label, kind,
 				      (long long)s, (long long)opt);
-				CHECK(ws->path_cells <= full, "%s kind %d: pruning swept more", label,
-				      kind);
 				if (kind == 1 || kind >= 3) {
 					cells_pruned += ws->path_cells;
 					cells_full += full;
@@ -517,6 +545,94 @@ static void test_pruned(const nw_scoring_t *sc, const char *label, int n_codes)
 	free(q);
 	free(r);
 	free(t);
+}
+
+/* nw_sweep_fast against nw_sweep on one sub-problem a x b (rows == na); dir: compare the
+ * direction bits too (unpruned only). */
+static void sweep_pair(const nw_scoring_t *sc, const char *label, const uint8_t *a, int64_t na,
+		       const uint8_t *b, int64_t nb, int64_t top_open, int64_t col0_open,
+		       int64_t bonus, int isa)
+{
+	enum { MAXN = 160 };
+	static int64_t Hs[MAXN + 1], Fs[MAXN + 1], Hv[MAXN + 1], Fv[MAXN + 1], Hp[MAXN + 1], Fp[MAXN + 1];
+	static uint8_t ds[(MAXN + 1) * (MAXN + 1) + 64], dv[(MAXN + 1) * (MAXN + 1) + 64];
+	static int64_t sq[MAXN + 1], sr[MAXN + 1];
+	dp_hit_t hit;
+	nw_sweep_t p = {.a = a, .b = b, .na = na, .nb = nb, .rows = na, .s = sc->score,
+			.O = sc->gap_open, .X = sc->gap_extend, .top_open = top_open,
+			.col0_open = col0_open, .target = NW_NEG_INF, .bonus = bonus,
+			.stop = NW_SWEEP_CORNER, .dir = ds};
+	const char *set = nw_cpu_isa_name((nw_isa_t)isa);
+	nw_workspace_set_simd(ws, 1);
+	nw_workspace_set_isa(ws, isa);
+	memset(ds, 0, sizeof ds);
+	memset(dv, 0, sizeof dv);
+	CHECK(nw_sweep(&p, Hs, Fs, &hit) > 0, "%s: scalar sweep failed", label);
+	p.dir = dv;
+	CHECK(nw_sweep_fast(ws, &p, Hv, Fv, &hit) > 0 && hit.row == na && hit.col == nb,
+	      "%s %s: SIMD sweep failed", label, set);
+	int same = 1;
+	for (int64_t j = 0; j <= nb; j++)
+		same &= Hs[j] == Hv[j] && Fs[j] == Fv[j];
+	for (int64_t i = 1; i <= na; i++)
+		for (int64_t j = 1; j <= nb; j++)
+			same &= ds[i * (nb + 1) + j] == dv[i * (nb + 1) + j];
+	CHECK(same, "%s %s %lld x %lld opens %lld/%lld: unpruned rows or bits differ", label, set,
+	      (long long)na, (long long)nb, (long long)top_open, (long long)col0_open);
+	/* pruned by the corner's optimum (a vertical gap ending there saves bonus) */
+	int64_t best[NW_MAX_CODES] = {0};
+	for (int c = 0; c < sc->n_codes; c++)
+		for (int o = 0; o < sc->n_codes; o++) {
+			best[c] = sc->score[c][o] > best[c] ? sc->score[c][o] : best[c];
+		}
+	sq[na] = sr[nb] = 0;
+	for (int64_t i = na - 1; i >= 0; i--)
+		sq[i] = sq[i + 1] + best[a[i]];
+	for (int64_t c = 0; c < NW_MAX_CODES; c++) {
+		best[c] = 0;
+		for (int o = 0; o < sc->n_codes; o++)
+			best[c] = c < sc->n_codes && sc->score[o][c] > best[c] ? sc->score[o][c] : best[c];
+	}
+	for (int64_t j = nb - 1; j >= 0; j--)
+		sr[j] = sr[j + 1] + best[b[j]];
+	p.sq = sq, p.sr = sr, p.dir = NULL;
+	p.target = Fs[nb] + bonus > Hs[nb] ? Fs[nb] + bonus : Hs[nb];
+	CHECK(nw_sweep(&p, Hp, Fp, &hit) > 0, "%s: pruned scalar sweep failed", label);
+	CHECK(nw_sweep_fast(ws, &p, Hv, Fv, &hit) > 0, "%s %s: pruned SIMD sweep failed", label,
+	      set);
+	same = (Fv[nb] + bonus > Hv[nb] ? Fv[nb] + bonus : Hv[nb]) == p.target;
+	for (int64_t j = 0; j <= nb; j++)
+		same &= Hp[j] <= Hv[j] && Hv[j] <= Hs[j] && Fp[j] <= Fv[j] && Fv[j] <= Fs[j];
+	CHECK(same, "%s %s %lld x %lld: pruned rows out of range", label, set, (long long)na,
+	      (long long)nb);
+}
+
+static void test_sweep_twin(const nw_scoring_t *sc, const char *label, int n_codes)
+{
+	uint8_t a[160], b[160], t[160];
+	int64_t n_pairs = 0;
+	for (int rep = 0; rep < 120; rep++) {
+		int64_t na = rep < 20 ? rnd(1, 20) : rnd(1, 150), nb = rep < 40 ? rnd(1, 40) : rnd(1, 150);
+		gen(b, nb, n_codes);
+		if (rep % 2) { /* a near copy, cut or padded to na */
+			int64_t k = mutate(b, nb, t, n_codes, 5);
+			for (int64_t i = 0; i < na; i++)
+				a[i] = i < k ? t[i] : (uint8_t)rnd(0, n_codes - 1);
+		} else {
+			gen(a, na, n_codes);
+		}
+		int64_t O = sc->gap_open;
+		int64_t top = rnd(0, 1) ? O : 0, col0 = rnd(0, 1) ? O : 0, bonus = rnd(0, 1) ? O : 0;
+		for (int isa = 0; isa < NW_ISA_COUNT; isa++) {
+			if (!nw_cpu_isa_supported((nw_isa_t)isa))
+				continue;
+			sweep_pair(sc, label, a, na, b, nb, top, col0, bonus, isa);
+			n_pairs++;
+		}
+	}
+	nw_workspace_set_isa(ws, -1);
+	printf("unit_path: %-28s %lld SIMD sweeps equal to the scalar twin\n", label,
+	       (long long)n_pairs);
 }
 
 int main(void)
@@ -543,6 +659,9 @@ int main(void)
 	/* Mismatches dearer than two gap steps, so that the tiles follow the gap. */
 	test_long_insertion(&ins, "dna 2/6 gaps 4/2");
 	test_engine(&dna);
+	test_sweep_twin(&dna, "dna 2/4 gaps 4/2", 4);
+	test_sweep_twin(&dna_lin, "dna 2/4 linear 3", 4);
+	test_sweep_twin(&prot, "blosum62 gaps 11/1", 20);
 	test_pruned(&dna, "dna 2/4 gaps 4/2", 4);
 	test_pruned(&dna_lin, "dna 2/4 linear 3", 4);
 	test_pruned(&prot, "blosum62 gaps 11/1", 20);

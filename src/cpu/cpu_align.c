@@ -144,6 +144,7 @@ void nw_workspace_free(nw_workspace_t *ws)
 	free(ws->dir);
 	free(ws->ops);
 	free(ws->simd);
+	free(ws->sweep);
 	free(ws->inter);
 	free(ws->inter_seq);
 	free(ws->inter_dir);

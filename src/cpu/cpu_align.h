@@ -58,6 +58,8 @@ struct nw_workspace_s {
 	size_t sums_cap[2];
 	void *simd;              /* striped pass: query profile and column vectors */
 	size_t simd_cap;         /* bytes */
+	void *sweep;             /* the SIMD sweep's rows, bounds and profile (cpu_prune.c) */
+	size_t sweep_cap;        /* bytes */
 	int isa;                 /* tests: the instruction set of the striped pass; -1: nw_cpu_isa() */
 	int simd_off;            /* tests: run the scalar twin only */
 	void *inter;             /* inter-sequence passes (cpu_inter.c): codes, rows, profile */
@@ -133,6 +135,13 @@ typedef struct {
  * or NW_ERR_INTERNAL when a row has no live cell or the target is
  * never reached (a target above the true score). */
 int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit);
+/* nw_sweep in vectors along the rows (sweep_kernel.h) when the pass ends at the corner and
+ * its values fit 32-bit lanes, else nw_sweep itself (also when ws runs the scalar twin
+ * only). The same results: rows whose live cells hold nw_sweep's values or higher ones
+ * below the full pass's, so the same splits and paths; direction bits that may differ
+ * only at cells on no optimal path. */
+int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64_t *F,
+		      dp_hit_t *hit);
 
 /* sums[i], i in [0, len]: the most the diagonal steps of a path through x[i..len) can
  * score, the sum of max(0, x[k]'s best score against any code) (x: query codes, the score

@@ -61,7 +61,7 @@ static int64_t path_full(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8
 {
 	const int64_t O = sc->gap_open;
 	const size_t stride = (size_t)n + 1;
-	if (nw_ws_grow((void **)&ws->dir, &ws->dir_cap, (size_t)(m + 1) * stride) < 0 ||
+	if (nw_ws_grow((void **)&ws->dir, &ws->dir_cap, (size_t)(m + 1) * stride + 64) < 0 ||
 	    nw_ws_grow((void **)&ws->ops, &ws->ops_cap, (size_t)(m + n)) < 0 || nw_ws_rows(ws, n) < 0)
 		return NW_ERR_MEMORY;
 	int64_t *H = ws->row[0], *F = ws->row[1];
@@ -73,7 +73,7 @@ static int64_t path_full(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8
 			       !(sw.sr = nw_best_sums(ws, 1, sc, b, n, 0))))
 		return NW_ERR_MEMORY;
 	ws->dir_n = n;
-	int64_t swept = nw_sweep(&sw, H, F, &hit);
+	int64_t swept = nw_sweep_fast(ws, &sw, H, F, &hit);
 	if (swept < 0)
 		return swept;
 	ws->path_cells += swept;
@@ -159,7 +159,7 @@ static int mm(path_ctx_t *c, const uint8_t *a, int64_t m, const uint8_t *b, int6
 	    (known && (!(fw.sq = nw_best_sums(ws, 0, sc, a, m, 1)) ||
 		       !(fw.sr = nw_best_sums(ws, 1, sc, b, n, 0)))))
 		return NW_ERR_MEMORY;
-	int64_t r1 = nw_sweep(&fw, ws->row[0], ws->row[1], &hit);
+	int64_t r1 = nw_sweep_fast(ws, &fw, ws->row[0], ws->row[1], &hit);
 	nw_sweep_t rv = fw;
 	rv.a = nw_ws_reverse(ws, 0, a, m);
 	rv.b = nw_ws_reverse(ws, 1, b, n);
@@ -168,7 +168,7 @@ static int mm(path_ctx_t *c, const uint8_t *a, int64_t m, const uint8_t *b, int6
 	    (known && (!(rv.sq = nw_best_sums(ws, 0, sc, rv.a, m, 1)) ||
 		       !(rv.sr = nw_best_sums(ws, 1, sc, rv.b, n, 0)))))
 		return NW_ERR_MEMORY;
-	int64_t r2 = nw_sweep(&rv, ws->row[2], ws->row[3], &hit);
+	int64_t r2 = nw_sweep_fast(ws, &rv, ws->row[2], ws->row[3], &hit);
 	if (r1 < 0 || r2 < 0)
 		return NW_ERR_INTERNAL;
 	ws->path_cells += r1 + r2;

@@ -21,8 +21,10 @@
  * target and what the cells can still reach.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cpu_align.h"
+#include "cpu_isa.h"
 
 enum { FROM_E = 1, FROM_F = 2, SRC_MASK = 3, E_EXTENDS = 4, F_EXTENDS = 8 };
 
@@ -178,4 +180,152 @@ int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
 		return NW_ERR_INTERNAL; /* the target was never reached */
 	hit->row = p->na, hit->col = nb;
 	return cells;
+}
+
+/* ---------------------------------------------------------------- the SIMD sweep */
+
+/* Dead and "minus infinity" in the 32-bit lanes: NW_SWEEP_DEAD and NW_NEG_INF's roles. */
+#define SW_NEG (-(1 << 29))
+#define SW_DEAD (SW_NEG / 2)
+/* Every value, bound and gap term of a pass that fits stays within +-SW_LIMIT. */
+#define SW_LIMIT ((int64_t)1 << 26)
+/* Columns of padding past nb in every array: a vector of the widest set, and then some. */
+#define SW_PAD 64
+
+/* What sweep_kernel.h reads besides the pass: rows H[0], H[1] (row i in H[i & 1]) and F,
+ * row 0 set up, the rest SW_NEG; the column bounds sr (nw_best_sums) and the corner's
+ * gap terms G (G[j + rows - i] at cell (i, j)) in 32 bits; prof[slot[c] * stride + j] =
+ * s[c][b[j - 1]] for the row codes c; lo, hi: row 0's live columns. */
+typedef struct {
+	const nw_sweep_t *p;
+	int32_t *H[2], *F;
+	const int32_t *sr, *G;
+	const int16_t *prof;
+	size_t stride;
+	uint8_t slot[NW_MAX_CODES];
+	int64_t lo, hi;
+} sweep_job_t;
+
+/* x[a, b) = SW_NEG, except [keep_a, keep_b). */
+static void sweep_clear(int32_t *x, int64_t a, int64_t b, int64_t keep_a, int64_t keep_b)
+{
+	for (int64_t j = a; j < b && j < keep_a; j++)
+		x[j] = SW_NEG;
+	for (int64_t j = a > keep_b ? a : keep_b; j < b; j++)
+		x[j] = SW_NEG;
+}
+
+#define SIMD_TEMPLATE "sweep_kernel.h"
+#define SIMD_ONLY_WIDE
+#include "simd_each.h"
+
+typedef int64_t (*sweep_fn)(const sweep_job_t *);
+
+static sweep_fn sweep_for(int isa)
+{
+	switch (isa) {
+#ifdef NW_X86_ISAS
+	case NW_ISA_SSE41:
+		return sweep_sse41_32;
+	case NW_ISA_AVX2:
+		return sweep_avx2_32;
+	case NW_ISA_AVX512:
+		return sweep_avx512_32;
+#endif
+	default:
+		return sweep_generic_32;
+	}
+}
+
+static int64_t abs64(int64_t x)
+{
+	return x < 0 ? -x : x;
+}
+
+/* 1 when every value of the pass stays within SW_LIMIT: a cell is a path of at most
+ * na + nb steps of a substitution or a gap step, plus the boundaries' opens. */
+static int sweep_fits(const nw_sweep_t *p)
+{
+	int64_t worst = 0;
+	for (int c = 0; c < NW_MAX_CODES; c++)
+		for (int o = 0; o < NW_MAX_CODES; o++)
+			worst = abs64(p->s[c][o]) > worst ? abs64(p->s[c][o]) : worst;
+	int64_t step = worst + p->O + p->X, len = p->rows + p->nb + 2;
+	if (p->O < 0 || p->X < 1 || step >= SW_LIMIT || len >= SW_LIMIT / step)
+		return 0;
+	const int64_t opens = abs64(p->top_open) + abs64(p->col0_open) + abs64(p->bonus);
+	return opens < SW_LIMIT && len * step + opens < SW_LIMIT &&
+	       (p->target <= NW_NEG_INF || abs64(p->target) < SW_LIMIT);
+}
+
+int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64_t *F,
+		      dp_hit_t *hit)
+{
+	if (p->stop != NW_SWEEP_CORNER || p->na < 1 || ws->simd_off || !sweep_fits(p))
+		return nw_sweep(p, H, F, hit);
+	const int64_t nb = p->nb, rows = p->rows, need = p->target - p->bonus;
+	const int prune = p->target > NW_NEG_INF;
+	sweep_job_t jb = {.p = p};
+	int n_slots = 0;
+	memset(jb.slot, 0xff, sizeof jb.slot);
+	for (int64_t i = 0; i < p->na; i++)
+		if (jb.slot[p->a[i]] == 0xff)
+			jb.slot[p->a[i]] = (uint8_t)n_slots++;
+	const size_t row = ((size_t)nb + 1 + SW_PAD + 15) & ~(size_t)15;
+	const size_t grow = ((size_t)(nb + rows) + 1 + SW_PAD + 15) & ~(size_t)15;
+	jb.stride = row;
+	size_t bytes = (4 * row + grow) * sizeof(int32_t) + (size_t)n_slots * row * sizeof(int16_t);
+	if (nw_ws_grow_aligned(&ws->sweep, &ws->sweep_cap, bytes) < 0)
+		return NW_ERR_MEMORY;
+	int32_t *mem = ws->sweep, *sr = mem + 3 * row, *G = sr + row;
+	int16_t *prof = (int16_t *)(G + grow);
+	jb.H[0] = mem, jb.H[1] = mem + row, jb.F = mem + 2 * row;
+	jb.sr = sr, jb.G = G, jb.prof = prof;
+	for (size_t j = 0; j < 3 * row; j++)
+		mem[j] = SW_NEG;
+	for (int64_t j = 0; j < (int64_t)row; j++)
+		sr[j] = prune && j <= nb ? (int32_t)p->sr[j] : 0;
+	for (int64_t k = 0; k < (int64_t)grow; k++) /* k = j + rows - i: a - b = nb - k */
+		G[k] = p->stop == NW_SWEEP_CORNER && k != nb ? (int32_t)(p->O + p->X * abs64(nb - k)) : 0;
+	for (int c = 0; c < NW_MAX_CODES; c++) {
+		if (jb.slot[c] == 0xff)
+			continue;
+		int16_t *pr = prof + (size_t)jb.slot[c] * row;
+		pr[0] = 0;
+		for (int64_t j = 1; j <= nb; j++)
+			pr[j] = (int16_t)p->s[c][p->b[j - 1]];
+		for (size_t j = (size_t)nb + 1; j < row; j++)
+			pr[j] = 0;
+	}
+	/* row 0, as nw_sweep sets it up */
+	int32_t *H0 = jb.H[0];
+	jb.lo = 0, jb.hi = nb;
+	if (prune)
+		jb.lo = jb.hi = -1;
+	for (int64_t j = 0; j <= nb; j++) {
+		int64_t h = j ? -(p->top_open + j * p->X) : 0;
+		int64_t v = j ? h + p->O : p->O - p->col0_open;
+		if (prune && v + rest_bound(p, 0, j) < need) {
+			H0[j] = SW_NEG;
+		} else {
+			H0[j] = (int32_t)h;
+			if (prune) {
+				jb.lo = jb.lo < 0 ? j : jb.lo;
+				jb.hi = j;
+			}
+		}
+	}
+	if (jb.lo < 0)
+		return NW_ERR_INTERNAL;
+	const int isa = ws->isa >= 0 ? ws->isa : (int)nw_cpu_isa();
+	int64_t cells = sweep_for(isa)(&jb);
+	if (cells < 0)
+		return cells;
+	const int32_t *Hl = jb.H[p->na & 1];
+	for (int64_t j = 0; j <= nb; j++) {
+		H[j] = Hl[j] > SW_DEAD ? Hl[j] : NW_NEG_INF;
+		F[j] = jb.F[j] > SW_DEAD ? jb.F[j] : NW_NEG_INF;
+	}
+	hit->row = p->na, hit->col = nb;
+	return cells + nb + 1;
 }

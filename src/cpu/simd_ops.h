@@ -24,6 +24,7 @@
 #include "simd_undef.h"
 
 #define LT int16_t
+#define LANE_BITS 16
 #define LANE_MIN (-32768)
 
 #if defined(ISA_AVX512)

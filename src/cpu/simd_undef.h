@@ -24,5 +24,15 @@
 #undef VPERM32
 #undef vperm32
 #undef vshl1
+#undef vloadu
+#undef vstoreu
+#undef vload16
+#undef vmin
+#undef vmor
+#undef vmaskbits
+#undef vshlk
+#undef vlast
+#undef vstore8
+#undef LANE_BITS
 #undef LT
 #undef LANE_MIN
