@@ -4,7 +4,8 @@
  * The striped pass (src/cpu/striped_kernel.h, 16- and 32-bit lanes): nw_cpu_align with
  * the striped pass of each set against the same with the scalar passes only (unit_cpu
  * checks those against the full-matrix oracle), on pairs of 1..1200 and on pairs long
- * enough (3,000-9,000) that values leave 16 bits and the 32-bit lanes run.
+ * enough (3,000-9,000) that values leave 16 bits and the 32-bit lanes run, and a
+ * semiglobal start pass whose cells saturate in 16 bits far below its target.
  *
  * The inter-sequence passes (src/cpu/cpu_inter.c) against the per-pair CPU engine
  * (nw_cpu_align); and short reads inside long references.
@@ -265,19 +266,21 @@ static void run_long_refs(int isa)
 	nw_batch_free(&rb);
 }
 
-/* The striped pass of every set against the scalar passes: n pairs of lengths lo..hi. */
-static void run_striped(const scoring_case_t *c, nw_mode_t mode, int n, int64_t lo, int64_t hi)
+/* The striped pass of every set against the scalar passes: n pairs of lengths lo..hi;
+ * with flank > 0, each a mutated copy of the query after flank random residues. */
+static void run_striped(const scoring_case_t *c, nw_mode_t mode, int n, int64_t lo, int64_t hi,
+			int64_t flank)
 {
 	nw_workspace_t *vec = nw_workspace_new(), *sca = nw_workspace_new();
 	nw_workspace_set_simd(sca, 0);
-	uint8_t *q = malloc((size_t)hi + 64), *r = malloc((size_t)hi * 2 + 64);
+	uint8_t *q = malloc((size_t)hi + 64), *r = malloc((size_t)hi * 2 + (size_t)flank + 64);
 	nw_align_params_t p = {.mode = mode, .sc = &c->sc};
 	for (int k = 0; k < n; k++) {
 		int64_t m = rnd(lo, hi), len = m;
 		for (int64_t i = 0; i < m; i++)
 			q[i] = code(c->kind);
-		if (rnd(0, 2)) { /* a mutated copy inside flanks, so that scores climb high */
-			int64_t a = rnd(0, hi / 4);
+		if (flank || rnd(0, 2)) { /* a mutated copy inside flanks: scores climb high */
+			int64_t a = flank ? flank : rnd(0, hi / 4);
 			len = 0;
 			for (int64_t i = 0; i < a; i++)
 				r[len++] = code(c->kind);
@@ -378,8 +381,15 @@ int main(void)
 	CHECK(ran >= 1, "no instruction set ran");
 	for (int c = 0; c < nc; c++)
 		for (int m = 0; m < 3; m++) {
-			run_striped(&cases[c], modes[m], 30, 1, 1200);
-			run_striped(&cases[c], modes[m], 1, 3000, 6000);
+			run_striped(&cases[c], modes[m], 30, 1, 1200, 0);
+			run_striped(&cases[c], modes[m], 1, 3000, 6000, 0);
 		}
+	/* A semiglobal start pass (reverse, the reference's gaps charged) with gap steps of 8:
+	 * its first column and top row fall below 16 bits and saturate there within the
+	 * 5,000-6,000 columns it runs, while the target (a copy of the read) lies far above
+	 * what a saturated cell can reach, so the whole pass runs in 16 bits. */
+	static scoring_case_t steep = {.label = "dna 1/1 10+8L", .kind = 0};
+	CHECK(nw_scoring_dna(&steep.sc, 1, 1, 10, 8, err, sizeof err) == 0, "%s", err);
+	run_striped(&steep, NW_MODE_SEMIGLOBAL, 2, 5000, 6000, 3000);
 	return tu_finish("unit_inter");
 }

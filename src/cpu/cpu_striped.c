@@ -48,13 +48,23 @@ static int64_t lowest(const st_pass_t *p, int64_t cols)
 }
 
 /* How many reference columns a 16-bit pass can take (with 2000 to spare): all n, fewer,
- * or 0. Cells are bounded above by the best score of the shorter sequence. */
+ * or 0. Cells are bounded above by the best score of the shorter sequence.
+ *
+ * Below, a pass that looks for a target may let cells saturate at -32768: a saturated
+ * cell only rises, and what descends from it stays under -32768 plus the most that the
+ * diagonal steps can add, so when that lies below the target, every cell at or above the
+ * target holds its exact value and the hit is the same. */
 static int64_t columns_in_16bit(const st_pass_t *p)
 {
 	const nw_scoring_t *sc = p->sc;
 	const int64_t limit = 32767 - 2000;
 	int64_t shortest = p->m < p->n ? p->m : p->n, maxs = sc->max_score > 0 ? sc->max_score : 0;
-	if (shortest * maxs + maxs >= limit || -lowest(p, 0) >= limit)
+	if (shortest * maxs + maxs >= limit)
+		return 0;
+	if ((p->track == DP_TRACK_TARGET || p->track == DP_TRACK_TARGET_LASTCOL) &&
+	    -32768 + (shortest + 1) * maxs < p->target)
+		return p->n;
+	if (-lowest(p, 0) >= limit)
 		return 0;
 	if (p->local || p->ref_free)
 		return p->n;

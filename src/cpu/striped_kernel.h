@@ -26,6 +26,9 @@
  * subtract gap costs from (16-bit lanes saturate; 32-bit lanes have room to spare). */
 #define ST_NEG ((int32_t)(sizeof(LT) == 2 ? -32768 : -(1 << 30)))
 #define ST_PAD ((int32_t)(sizeof(LT) == 2 ? -16384 : -(1 << 28)))
+/* A boundary value as a lane holds it: values below ST_NEG saturate there, as the lanes'
+ * own arithmetic does (only stopping passes run with such values: columns_in_16bit). */
+#define ST_FLOOR(x) ((x) < ST_NEG ? (int64_t)ST_NEG : (int64_t)(x))
 
 /* H of query position i (0-based) in a striped column. */
 #define ST_CELL(col, seg_len, i) (((const LT *)(col))[((i) % (seg_len)) * VL + (i) / (seg_len)])
@@ -79,7 +82,7 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 		LT *h = (LT *)(h_load + s);
 		for (int l = 0; l < VL; l++) {
 			int64_t i = l * seg_len + s + 1;
-			h[l] = (LT)(p->local ? 0 : -(O + (i <= m ? i : m) * X));
+			h[l] = (LT)(p->local ? 0 : ST_FLOOR(-(O + (i <= m ? i : m) * X)));
 		}
 	}
 	const V v_ox = vset1(O + X), v_x = vset1(X), v_zero = vset1(0), v_neg = vset1(ST_NEG);
@@ -104,8 +107,8 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 		const V *vp = prof + (int64_t)p->r[j - 1] * seg_len;
 		const int64_t top_prev = top_free || j == 1 ? 0 : -(O + (j - 1) * X); /* H[0][j-1] */
 		const int64_t top_here = top_free ? 0 : -(O + j * X);
-		V vh = vshl1(h_load[seg_len - 1], top_prev);
-		V vf = vshl1(v_neg, top_here - (O + X));
+		V vh = vshl1(h_load[seg_len - 1], ST_FLOOR(top_prev));
+		V vf = vshl1(v_neg, ST_FLOOR(top_here - (O + X)));
 		V vmax_ = v_neg;
 		if (scan) {
 			/* Ht, and the F that each lane's own rows pass to the lane below */
@@ -119,7 +122,7 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 			/* the F entering each lane: the one leaving the lane above, or that lane's
 			 * own entering F carried down its seg_len rows; lane 0 starts at the top */
 			_Alignas(64) LT out[VL], in[VL];
-			vstore(out, vshl1(vf, top_here - (O + X)));
+			vstore(out, vshl1(vf, ST_FLOOR(top_here - (O + X))));
 			int64_t carry = ST_NEG, drop = seg_len * X;
 			for (int l = 0; l < VL; l++) {
 				carry = carry - drop > out[l] ? carry - drop : out[l];
