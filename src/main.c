@@ -78,13 +78,14 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "      --gap-open INT        O: a gap of length L costs O + L*E [DNA %d, protein %d]\n"
 "      --gap-extend INT      E [DNA %d, protein %d]\n"
 "Output:\n"
-"  -f, --format tsv|paf|sam  [tsv]\n"
-"  -c, --cigar               compute the alignment path (always on for paf and sam)\n"
+"  -f, --format tsv|paf|sam|blast6  [tsv]; blast6: BLAST's tabular columns with E-values\n"
+"                            (-m local, protein matrices with BLAST's published gap costs)\n"
+"  -c, --cigar               compute the alignment path (always on for paf, sam, blast6)\n"
 "  -o, --output FILE         [stdout]\n"
 "      --no-header           no '#' header line in TSV\n"
 "      --top INT             all vs all: only the INT best references per query, best first\n"
 "                            (ties: reference order) [0: every pair]\n"
-"Paths (with -c, paf or sam):\n"
+"Paths (with -c, paf, sam or blast6):\n"
 "                            every path is optimal: spans up to %lld cells from one full\n"
 "                            matrix, longer ones by divide and conquer, pruned by the optimum\n"
 "      --exact               exact paths (the default; accepted for old scripts)\n"
@@ -199,7 +200,7 @@ int main(int argc, char **argv)
 	static const char *const pairings[] = {"all", "zip", NULL};
 	static const char *const modes[] = {"global", "local", "semiglobal", NULL};
 	static const char *const alphabets[] = {"auto", "dna", "protein", NULL};
-	static const char *const formats[] = {"tsv", "paf", "sam", NULL};
+	static const char *const formats[] = {"tsv", "paf", "sam", "blast6", NULL};
 	static const char *const backends[] = {"auto", "cpu", "gpu", NULL};
 	static const char *const strands[] = {"forward", "both", NULL};
 	nw_opt_t opt, defaults;
@@ -249,7 +250,7 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			if ((v = parse_choice(optarg, formats)) < 0)
-				return usage_error("--format must be tsv, paf or sam, not '%s'%s", optarg, "");
+				return usage_error("--format must be tsv, paf, sam or blast6, not '%s'%s", optarg, "");
 			opt.format = (nw_format_t)v;
 			break;
 		case OPT_STRAND:

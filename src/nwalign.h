@@ -27,7 +27,7 @@ extern "C" {
 
 typedef enum { NW_ALPHA_AUTO = 0, NW_ALPHA_DNA = 1, NW_ALPHA_PROTEIN = 2 } nw_alphabet_t;
 typedef enum { NW_MODE_GLOBAL = 0, NW_MODE_LOCAL = 1, NW_MODE_SEMIGLOBAL = 2 } nw_mode_t;
-typedef enum { NW_FMT_TSV = 0, NW_FMT_PAF = 1, NW_FMT_SAM = 2 } nw_format_t;
+typedef enum { NW_FMT_TSV = 0, NW_FMT_PAF = 1, NW_FMT_SAM = 2, NW_FMT_BLAST6 = 3 } nw_format_t;
 typedef enum { NW_PAIRS_ALL = 0, NW_PAIRS_ZIP = 1 } nw_pairing_t;
 typedef enum { NW_BACKEND_AUTO = 0, NW_BACKEND_CPU = 1, NW_BACKEND_GPU = 2 } nw_backend_t;
 

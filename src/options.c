@@ -62,6 +62,10 @@ int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen)
 		snprintf(err, errlen, "--top ranks the references of each query, so it needs --pairs all");
 		return NW_ERR_USAGE;
 	}
+	if (opt->format == NW_FMT_BLAST6 && opt->mode != NW_MODE_LOCAL) {
+		snprintf(err, errlen, "-f blast6 reports local alignments and their E-values: it needs -m local");
+		return NW_ERR_USAGE;
+	}
 	if (opt->device < 0) {
 		snprintf(err, errlen, "--device must be 0 or more (got %d)", opt->device);
 		return NW_ERR_USAGE;

@@ -167,6 +167,7 @@ nw_writer_t *nw_writer_open(const nw_opt_t *opt, const nw_ref_list_t *refs, char
 		return w;
 	case NW_FMT_TSV:
 	case NW_FMT_PAF:
+	case NW_FMT_BLAST6:
 		break;
 	default:
 		nw_wr_fail(NW_ERR_INTERNAL, err, errlen, "unknown output format %d",
@@ -273,10 +274,17 @@ int nw_writer_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 	switch (w->format) {
 	case NW_FMT_TSV: return write_lines(w, nw_tsv_format, qb, rb, pairs, res, n, err, errlen);
 	case NW_FMT_PAF: return write_lines(w, nw_paf_format, qb, rb, pairs, res, n, err, errlen);
+	case NW_FMT_BLAST6: return write_lines(w, nw_blast6_format, qb, rb, pairs, res, n, err, errlen);
 	case NW_FMT_SAM: return nw_sam_write(w, qb, rb, pairs, res, n, err, errlen);
 	}
 	return nw_wr_fail(NW_ERR_INTERNAL, err, errlen, "unknown output format %d",
 			  (int)w->format);
+}
+
+void nw_writer_set_stats(nw_writer_t *w, const nw_ka_t *ka, double db_residues)
+{
+	w->ka = *ka;
+	w->db_residues = db_residues;
 }
 
 int nw_writer_close(nw_writer_t *w, char *err, size_t errlen)

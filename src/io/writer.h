@@ -8,6 +8,7 @@
 #define NW_IO_WRITER_H
 
 #include "nwalign.h"
+#include "stats.h"
 
 /* Names and lengths of every reference, in file order: SAM needs them for the header
  * before the first record. ref_index of a record = batch->first_record + pair.r. */
@@ -31,6 +32,9 @@ nw_writer_t *nw_writer_open(const nw_opt_t *opt, const nw_ref_list_t *refs, char
 int nw_writer_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,
 		    const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
 		    size_t errlen);
+/* blast6: the statistics of the scoring, and the residues of the database its E-values
+ * are for (0: each pair's reference alone). Set before the first write. */
+void nw_writer_set_stats(nw_writer_t *w, const nw_ka_t *ka, double db_residues);
 /* Flush and close; returns NW_ERR_IO when anything failed to reach the output. */
 int nw_writer_close(nw_writer_t *w, char *err, size_t errlen);
 

@@ -8,6 +8,7 @@
 
 #include <htslib/sam.h>
 
+#include "stats.h"
 #include "writer.h"
 
 /* Text assembled in memory before it is written: len bytes used of cap. */
@@ -41,6 +42,10 @@ struct nw_writer_s {
 	int dna_tab_ready;
 	uint32_t *cig;             /* clip + path + clip */
 	size_t cig_cap;
+
+	/* blast6: the scoring's statistics and the database's residues (0: each pair alone) */
+	nw_ka_t ka;
+	double db_residues;
 
 	int failed;                /* a write already failed: close reports it again */
 	char errmsg[256];
@@ -98,6 +103,9 @@ int nw_tsv_format(const nw_writer_t *w, nw_text_t *t, const nw_batch_t *qb,
 int nw_paf_format(const nw_writer_t *w, nw_text_t *t, const nw_batch_t *qb,
 		  const nw_batch_t *rb, const nw_pair_t *pairs, const nw_result_t *res, int64_t n,
 		  char *err, size_t errlen);
+int nw_blast6_format(const nw_writer_t *w, nw_text_t *t, const nw_batch_t *qb,
+		     const nw_batch_t *rb, const nw_pair_t *pairs, const nw_result_t *res,
+		     int64_t n, char *err, size_t errlen);
 int nw_sam_open(nw_writer_t *w, const char *path, const nw_opt_t *opt,
 		const nw_ref_list_t *refs, char *err, size_t errlen);
 int nw_sam_write(nw_writer_t *w, const nw_batch_t *qb, const nw_batch_t *rb,

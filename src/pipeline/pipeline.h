@@ -52,6 +52,8 @@ typedef struct {
 	nw_pair_t *sub_pairs;        /* --strand both: the pairs of one strand, and their */
 	nw_result_t *sub_res;        /* results moved here for a stage (owning nothing) */
 	int64_t n_paths[NW_PATH_KINDS]; /* paths written, by kind (NW_PATH_*) */
+	nw_ka_t ka;                  /* -f blast6: the scoring's statistics (nw_setup_stats) */
+	double db_residues;          /* and the database's residues (0: each pair alone) */
 	nw_writer_t *writer;
 	nw_wstage_t *wstage;         /* formats and writes beside the engine */
 	double stage_s[5];           /* wall seconds by STAGE_*, for -v */
@@ -99,6 +101,10 @@ void nw_gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt);
 int nw_setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen);
 /* An opener not joined (an error came first): wait for it and close what it opened. */
 void nw_gpu_opener_finish(gpu_opener_t *o);
+/* -f blast6: the statistics of the scoring (an error naming the gap costs that have them
+ * when it has none) and the residues of the database, all_refs (NULL in zip mode: 0,
+ * each pair alone), into run->ka and run->db_residues. */
+int nw_setup_stats(run_t *run, const nw_batch_t *all_refs, char *err, size_t errlen);
 /* Names and lengths of every reference, for the SAM header (see setup.c). */
 int nw_collect_refs(run_t *run, const nw_batch_t *all_refs, nw_ref_list_t *list,
 		    nw_batch_t *sam_refs, char *err, size_t errlen);

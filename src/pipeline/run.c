@@ -195,10 +195,14 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		    run.gpu ? nw_gpu_describe(run.gpu) : cpu_name);
 	if ((ret = nw_collect_refs(&run, zip ? NULL : &rb, &refs, &sam_refs, err, errlen)) < 0)
 		goto out;
+	if ((ret = nw_setup_stats(&run, zip ? NULL : &rb, err, errlen)) < 0)
+		goto out;
 	if (!(run.writer = nw_writer_open(opt, &refs, err, errlen))) {
 		ret = NW_ERR_IO;
 		goto out;
 	}
+	if (opt->format == NW_FMT_BLAST6)
+		nw_writer_set_stats(run.writer, &run.ka, run.db_residues);
 	if (!(run.wstage = nw_wstage_start(run.writer))) {
 		snprintf(err, errlen, "out of memory starting the output");
 		ret = NW_ERR_MEMORY;

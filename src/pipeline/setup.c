@@ -135,6 +135,35 @@ void nw_gpu_opener_finish(gpu_opener_t *o)
 	o->gpu = NULL;
 }
 
+int nw_setup_stats(run_t *run, const nw_batch_t *all_refs, char *err, size_t errlen)
+{
+	const nw_opt_t *opt = run->opt;
+	char list[256];
+	if (opt->format != NW_FMT_BLAST6)
+		return 0;
+	if (run->alphabet != NW_ALPHA_PROTEIN) {
+		snprintf(err, errlen, "-f blast6 needs E-values, which nwalign has for protein matrices "
+				      "only (the input is %s)", nw_alphabet_name(run->alphabet));
+		return NW_ERR_USAGE;
+	}
+	const char *matrix = opt->matrix ? opt->matrix : "blosum62";
+	if (nw_matrix_builtin_alphabet(matrix) != NW_ALPHA_PROTEIN ||
+	    nw_ka_lookup(matrix, run->sc.gap_open, run->sc.gap_extend, &run->ka, list, sizeof list) < 0) {
+		if (nw_matrix_builtin_alphabet(matrix) != NW_ALPHA_PROTEIN)
+			snprintf(err, errlen, "-f blast6: no E-value is available for the matrix file "
+					      "'%s' (only for the built-in protein matrices)", matrix);
+		else
+			snprintf(err, errlen, "-f blast6: no E-value is available for %s with gap open "
+					      "%d, extend %d (published for %s)", run->sc.name,
+				 run->sc.gap_open, run->sc.gap_extend, list);
+		return NW_ERR_USAGE;
+	}
+	run->db_residues = 0;
+	for (int64_t i = 0; all_refs && i < all_refs->n; i++)
+		run->db_residues += all_refs->len[i];
+	return 0;
+}
+
 /* Names and lengths of every reference, for the SAM header. In zip mode this reads the
  * reference file once more before the run (so it cannot be stdin). */
 int nw_collect_refs(run_t *run, const nw_batch_t *all_refs, nw_ref_list_t *list,
