@@ -4,7 +4,13 @@
 #   protein  mm_query50.fa x mm_db2k.fa, every pair, local, BLOSUM62,
 #            nwalign --gap-open 10 --gap-extend 1  =  parasail -o 11 -e 1; parasail runs
 #            its fastest function for this set: each of PARASAIL_SW_TRY once, then the
-#            fastest RUNS times (nwalign also reports start coordinates, parasail ends)
+#            fastest RUNS times (nwalign also reports start coordinates, parasail ends).
+#            Then the search form beside ssearch36 (Debian fasta3, exact Smith-Waterman
+#            over every pair, each query's best hits with its own statistics):
+#              ssearch36 -q -b 50 -d 0 -E 100000 -z 3 -T THREADS -s BL62 -f -10 -g -1
+#            (gaps of L cost 10 + L, as nwalign's 10/1; -E 100000 lists hits of any E(),
+#            -b 50 the 50 best by E(), -d 0 no alignments) and nwalign --top 1; the check
+#            compares each query's best score with the highest s-w of ssearch's list
 #   B-global, B-local, B-local-c
 #            bench/pairs20k_query150 x pairs20k_target241 of the shared bench folder,
 #            --pairs zip (20,000 pairs of 150 x ~241), DNA match 2 mismatch 4 gap 4 + 2L;
@@ -59,7 +65,7 @@
 # PARASAIL_SW_TRY (default: sw_striped_16 sw_striped_sat sw_striped_profile_16
 # sw_striped_profile_sat sw_scan_profile_sat; 8-bit functions saturate, so they are left
 # out), PARASAIL_NW_TRY (default: nw_scan_32 nw_striped_32 nw_diag_32),
-# PARASAIL_SG (default sg_dx_striped_16); for E-cpu
+# PARASAIL_SG (default sg_dx_striped_16), SSEARCH (default ssearch36; timed when present); for E-cpu
 # SIMREADS (default tests/simreads), E_CPU_READS (default 200), E_CPU_GENOME (default
 # SHARED/data/dna/ecoli_dh10b.fa.gz; .gpu/ecoli_dh10b.fa.gz on the GPU host), WFA2 (unset:
 # no WFA2), WFA2_MEMORY (default high: WFA2's own default; med and low are exact too).
@@ -79,6 +85,7 @@ PARASAIL_SW_TRY=${PARASAIL_SW_TRY:-sw_striped_16 sw_striped_sat sw_striped_profi
 PARASAIL_NW_TRY=${PARASAIL_NW_TRY:-nw_scan_32 nw_striped_32 nw_diag_32}
 PARASAIL_SW=
 PARASAIL_SG=${PARASAIL_SG:-sg_dx_striped_16}
+SSEARCH=${SSEARCH:-ssearch36}
 SIMREADS=${SIMREADS:-tests/simreads}
 E_CPU_READS=${E_CPU_READS:-200}
 WFA2=${WFA2:-}
@@ -320,6 +327,40 @@ bench_long() {
 	RESULTS="${RESULTS}result cpu-long gcups=$nw_g parasail_gcups=$pa_g wall_s=$nw_s parasail_s=$pa_s parasail=$pfunc commit=$COMMIT"$'\n'
 }
 
+# bench_search: protein as a search, each query's best reference: nwalign --top 1 beside
+# ssearch36 (when installed)
+bench_search() {
+	local cells nw_cmd nw_s nw_g ss_cmd ss_s=NA ss_g=NA agree=NA
+	cells=$(awk -v a="$(count_seqs "$PROT_Q" | cut -d' ' -f2)" -v b="$(count_seqs "$PROT_R" | cut -d' ' -f2)" 'BEGIN { printf "%.0f\n", a * b }')
+	echo "== search: protein, each query's best reference, $cells cells" >&2
+	nw_cmd=("$NWALIGN" -q "$PROT_Q" -r "$PROT_R" -a protein -m local --matrix blosum62 --gap-open 10
+		--gap-extend 1 --top 1 --backend cpu -t "$THREADS" --no-header -v)
+	nw_s=$(run_timed search-nwalign "${nw_cmd[@]}")
+	nw_g=$(gcups "$cells" "$nw_s")
+	COMMANDS="$COMMANDS$(quote "${nw_cmd[@]}") > $OUT/search-nwalign.out"$'\n'
+	if command -v "$SSEARCH" >/dev/null 2>&1; then
+		ss_cmd=("$SSEARCH" -q -b 50 -d 0 -E 100000 -z 3 -T "$THREADS" -s BL62 -f -10 -g -1 "$PROT_Q" "$PROT_R")
+		ss_s=$(run_timed search-ssearch "${ss_cmd[@]}")
+		ss_g=$(gcups "$cells" "$ss_s")
+		COMMANDS="$COMMANDS$(quote "${ss_cmd[@]}") > $OUT/search-ssearch.out"$'\n'
+		# ssearch's list of best scores of each query (">>>" opens a query): its highest
+		# s-w against nwalign's top score (column 10)
+		agree=$(awk '
+			/>>>/ { sub(/^ *[0-9]+>>>/, ""); q = $1; t = 0; next }
+			/^The best scores are/ { t = 1; next }
+			t && $0 !~ /[(] *[0-9]+[)] +[0-9]+ +[0-9.]+ +[-0-9.e]+$/ { t = 0 }
+			t { sw = $(NF - 2); if (!(q in best) || sw > best[q]) best[q] = sw }
+			END { for (q in best) print q "\t" best[q] }' "$OUT/search-ssearch.out" |
+			awk -F'\t' 'FNR == NR { b[$1] = $2; next } { n++; same += ($1 in b) && b[$1] == $10 }
+				END { printf "%d/%d\n", same, n }' - "$OUT/search-nwalign.out")
+	else
+		echo "cpu_bench: $SSEARCH not found (Debian: apt-get install fasta3): search timed for nwalign only" >&2
+	fi
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' search nwalign "$THREADS" "$cells" "$nw_s" "$nw_g" "--top 1")"$'\n'
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' search ssearch36 "$THREADS" "$cells" "$ss_s" "$ss_g" "best scores equal: $agree")"$'\n'
+	RESULTS="${RESULTS}result cpu-search wall_s=$nw_s ssearch_s=$ss_s best_scores_equal=$agree threads=$THREADS commit=$COMMIT"$'\n'
+}
+
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DIRTY=
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
@@ -329,6 +370,7 @@ fi
 if want protein; then
 	bench protein "$PROT_Q" "$PROT_R" "$PARASAIL_SW_TRY" "-m blosum62 -o 11 -e 1" \
 		-a protein -m local --matrix blosum62 --gap-open 10 --gap-extend 1
+	bench_search
 fi
 if want dna; then
 	bench dna "$DNA_Q" "$DNA_R" "$PARASAIL_SG" "-d -M 2 -X 4 -o 6 -e 2" \
