@@ -1,7 +1,8 @@
 /* fuzz_pipeline.c: the whole run (src/pipeline.c: reading, alphabet, scoring, the CPU
  * engine, paths, the write stage) on tiny inputs. The first two bytes choose the mode,
  * format, pairing, paths, strands, --top, threads and batch size; the rest, cut at the
- * first 0xFF byte, is the query file and then the reference file. Output goes to
+ * first 0xFF byte, is the query file and then the reference file (formats: tsv, paf, sam
+ * from the first byte, blast6 from the second). Output goes to
  * /dev/null; errors are fine, crashes, leaks and hangs are not. */
 #include "fuzz.h" /* first: it asks for _GNU_SOURCE */
 
@@ -36,6 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		opt.threads = 1 + b % 3;
 		opt.batch_records = 1 + b / 3 % 5;
 		opt.alphabet = (nw_alphabet_t)(b / 15 % 3);
+		if (b / 45 % 2) /* blast6 needs local protein: refusals and runs both */
+			opt.format = NW_FMT_BLAST6;
 		if (nw_opt_check(&opt, err, sizeof err) == 0)
 			nw_run(&opt, err, sizeof err);
 	}
