@@ -16,7 +16,7 @@
 enum {
 	OPT_PAIRS = 256, OPT_MATCH, OPT_MISMATCH, OPT_MATRIX, OPT_GAP_OPEN, OPT_GAP_EXTEND,
 	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH, OPT_TOP, OPT_STRAND, OPT_TILE,
-	OPT_OVERLAP, OPT_EXACT, OPT_GACT, OPT_MAX_DEFICIT
+	OPT_OVERLAP, OPT_EXACT, OPT_GACT, OPT_MAX_DEFICIT, OPT_MAX_MEMORY
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +45,7 @@ static const struct option long_opts[] = {
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"device", required_argument, NULL, OPT_DEVICE},
 	{"batch-size", required_argument, NULL, OPT_BATCH},
+	{"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -100,6 +101,8 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "      --backend auto|cpu|gpu  [auto: the GPU when built with CUDA and a device is present]\n"
 "      --device INT          CUDA device [%d]\n"
 "      --batch-size INT      query records per batch, at most [%lld]\n"
+"      --max-memory SIZE     the references of --pairs all are held in memory: refuse\n"
+"                            sets larger than SIZE (e.g. 16G) [3/4 of the machine's memory]\n"
 "  -v, --verbose             summary on stderr (pairs, records, cells, seconds, GCUPS,\n"
 "                            backend; paths by kind; wall time by stage); -vv more\n"
 "  -h, --help                this help on stdout, exit 0\n"
@@ -226,6 +229,19 @@ int main(int argc, char **argv)
 			if (!*optarg || *end || errno || !(opt.max_deficit >= 0 && opt.max_deficit <= 1))
 				return usage_error("--max-deficit needs a fraction from 0 to 1, not '%s'%s",
 						   optarg, "");
+			break;
+		}
+		case OPT_MAX_MEMORY: {
+			char *end;
+			errno = 0;
+			unsigned long long b = strtoull(optarg, &end, 10);
+			int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
+				  : *end == 'G' || *end == 'g' ? 30 : *end == 'T' || *end == 't' ? 40 : 0;
+			end += shift > 0;
+			if (!*optarg || *optarg == '-' || *end || errno || b == 0 || b > (1ULL << 50) >> shift)
+				return usage_error("--max-memory needs a size such as 512M, 16G or 1T, not '%s'%s",
+						   optarg, "");
+			opt.max_memory = (uint64_t)b << shift;
 			break;
 		}
 		case 'v': verbose++; break;

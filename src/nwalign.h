@@ -185,6 +185,8 @@ nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen);
  * Returns the number of records now pending (0 at end of input), or a negative code. */
 int64_t nw_reader_fill(nw_reader_t *r, int64_t max_records, uint64_t max_residues,
 		       char *err, size_t errlen);
+/* Residues of the pending records. */
+uint64_t nw_reader_pending_residues(const nw_reader_t *r);
 /* Add the upper-cased characters of the pending records to counts. */
 void nw_reader_count_chars(const nw_reader_t *r, uint64_t counts[256]);
 /* Validate and pack the pending records into out (cleared first), then drop them. An
@@ -311,6 +313,8 @@ typedef struct {
 	int verbose;
 	int64_t batch_records;        /* query records per batch */
 	uint64_t batch_residues;      /* query residues per batch */
+	uint64_t max_memory;          /* bytes the references of all-vs-all may take (about);
+				       * 0: three quarters of the machine's memory */
 	int top;                      /* all vs all: keep the top best references per query (0: all) */
 	int both_strands;             /* DNA: also align each query's reverse complement */
 	int tile, overlap;            /* GACT tile size and overlap; -1: the default (tile 320,

@@ -100,6 +100,17 @@ gzip -c "$q" | head -c 600 >"$tmp/cut.fq.gz"
 expect "truncated gzip" 2 "cut.fq.gz" -q "$tmp/cut.fq.gz" -r "$r"
 expect "zip count mismatch" 2 "--pairs zip: .*ref.fa' ends after 3 records" -q "$q" -r "$r" --pairs zip
 printf '   A C G T\nA 1 -1 -1\n' >"$tmp/bad.mat"
+# --max-memory: bad sizes are usage errors; references beyond it a clear error (exit 2)
+# before any output, the same set within it runs; zip streams the references: no limit
+expect "bad --max-memory" 1 "--max-memory needs a size" -q "$q" -r "$r" --max-memory 5X
+expect "zero --max-memory" 1 "--max-memory needs a size" -q "$q" -r "$r" --max-memory 0
+awk 'BEGIN {srand(3); for (k = 0; k < 3; k++) {printf ">big%d\n", k; for (i = 0; i < 4000; i++) {
+	l = ""; for (j = 0; j < 100; j++) l = l substr("ACGT", int(rand() * 4) + 1, 1); print l}}}' >"$tmp/refs3.fa"
+expect "references over --max-memory" 2 "refs3.fa' need more memory than --max-memory 1.0 MiB" \
+	-q "$q" -r "$tmp/refs3.fa" --max-memory 1M
+[ ! -s "$tmp/out" ] && ok || bad "references over --max-memory: output written"
+"$NWALIGN" -q "$q" -r "$tmp/refs3.fa" --max-memory 4M -m local >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(grep -vc '^#' "$tmp/out")" = 24 ] && ok || bad "references within --max-memory: $(cat "$tmp/err")"
 expect "malformed matrix file" 2 "bad.mat.*3 values for 4 columns" -q "$q" -r "$r" --matrix "$tmp/bad.mat"
 
 # A failed write is an error, for every format.

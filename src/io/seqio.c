@@ -605,6 +605,11 @@ int64_t nw_reader_fill(nw_reader_t *r, int64_t max_records, uint64_t max_residue
 	return r->n_pend;
 }
 
+uint64_t nw_reader_pending_residues(const nw_reader_t *r)
+{
+	return r->pend_residues;
+}
+
 void nw_reader_count_chars(const nw_reader_t *r, uint64_t counts[256])
 {
 	uint64_t local[256] = { 0 }, bytes[256] = { 0 };
