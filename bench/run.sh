@@ -11,6 +11,10 @@
 #      0.2% indels) and against the unrelated [2, 3 Mb), global and local
 #   D  global, linear gaps (--gap-open 0), two random 40,000-base sequences; parasail
 #      nw_scan_32 on one core beside it
+#   S  protein search at scale: the first 100 queries of mm_query500 against mm_db20k
+#      repeated 10 times (A-large: 200k sequences, 90.6M residues) and 50 times (A-50x: 1M
+#      sequences, 453M residues), each copy's records renamed (NAME_rK), as A; A-large also
+#      with -f blast6 (its paths and E-values)
 #
 # Every nwalign command runs RUNS times (median kept); -v gives the kernel time, so the
 # table has GCUPS over kernel time and over the wall time of the whole command (reading
@@ -23,7 +27,7 @@
 #           pairs20k_target241.fa.gz, ecoli_dh10b.fa.gz [.gpu, as staged by
 #           ../shared/device/stage.sh]
 #   -n INT  runs per command [3]
-#   -w STR  workloads, any of ABCD [ABCD]
+#   -w STR  workloads, any of ABCDS [ABCD]
 #   -o DIR  where inputs, outputs and the report go [bench/out]
 # The report (a RESULTS.md section ending in `result` lines) is written to OUTDIR/report.md.
 # COMMIT=HASH names the commit where the tree has no .git (a copied working tree).
@@ -155,6 +159,24 @@ if [[ $WHICH == *A* ]]; then
 			echo "A top-hit scores equal to parasail's: $eq of $nq queries" >&2
 		fi
 	fi
+fi
+
+if [[ $WHICH == *S* ]]; then
+	gzip -cd "$DATA/mm_query500.fa.gz" | awk '/^>/ {n++} n <= 100' >"$IN/S_q100.fa"
+	for k in 10 50; do
+		[ -s "$IN/S_db$k.fa" ] || gzip -cd "$DATA/mm_db20k.fa.gz" | awk -v k="$k" '{l[NR] = $0}
+			END {for (r = 1; r <= k; r++) for (i = 1; i <= NR; i++) {s = l[i]; if (s ~ /^>/) sub(/^>[^ \t]*/, "&_r" r, s); print s}}' \
+			>"$IN/S_db$k.fa"
+	done
+	for k in 10 50; do
+		name=A-large
+		[ "$k" = 50 ] && name=A-50x
+		cells=$(cells_all "$IN/S_q100.fa" "$IN/S_db$k.fa")
+		run_nw "$name" "$cells" $((100 * 20000 * k)) -q "$IN/S_q100.fa" -r "$IN/S_db$k.fa" -m local \
+			--matrix blosum62 --gap-open 10 --gap-extend 1 --top 1 --no-header
+		[ "$k" = 10 ] && run_nw A-large-blast6 "$cells" $((100 * 20000 * k)) -q "$IN/S_q100.fa" \
+			-r "$IN/S_db$k.fa" -m local --matrix blosum62 --gap-open 10 --gap-extend 1 --top 1 -f blast6
+	done
 fi
 
 if [[ $WHICH == *B* ]]; then
