@@ -11,6 +11,7 @@
 #include <htslib/hts.h>
 
 #include "nwalign.h"
+#include "nwdb.h"
 #include "path.h"
 
 enum {
@@ -58,11 +59,13 @@ static void usage(FILE *fp, const nw_opt_t *d)
 	nw_opt_gact(d, &tile, &overlap);
 	fprintf(fp,
 "Usage: nwalign [options] -q QUERY -r REF [> out.tsv]\n"
+"       nwalign index [-a auto|dna|protein] -o DB.nwdb REF   (see nwalign index --help)\n"
 "Exact pairwise alignment (Needleman-Wunsch, Smith-Waterman, semi-global) with affine gaps.\n"
 "\n"
 "Input:\n"
 "  -q, --query FILE          query sequences: FASTA or FASTQ, plain, gzip or bgzf; - for stdin\n"
-"  -r, --ref FILE            reference sequences, same formats\n"
+"  -r, --ref FILE            reference sequences, same formats, or a database made by\n"
+"                            nwalign index (--pairs all)\n"
 "      --pairs all|zip       all: every query against every reference; zip: i-th query with\n"
 "                            i-th reference [all]\n"
 "  -a, --alphabet auto|dna|protein   [auto: decided from the input; -v says which]\n"
@@ -198,6 +201,66 @@ static void catch_stop_signals(void)
 	}
 }
 
+/* nwalign index: a FASTA/FASTQ reference set packed once into a database file (nwdb.h). */
+static void index_usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nwalign index [options] -o DB.nwdb FILE\n"
+"Pack the sequences of FILE (FASTA or FASTQ, plain, gzip or bgzf; - for stdin) once into\n"
+"a database that `nwalign -r DB.nwdb` (with --pairs all) loads without parsing. Names\n"
+"are kept, qualities are not.\n"
+"\n"
+"  -o, --output FILE         the database to write (required)\n"
+"  -a, --alphabet auto|dna|protein   [auto: decided from the first records, as nwalign does]\n"
+"  -v, --verbose             say what was written on stderr\n"
+"  -h, --help                this help on stdout, exit 0\n");
+}
+
+static int index_main(int argc, char **argv)
+{
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"alphabet", required_argument, NULL, 'a'},
+					     {"verbose", no_argument, NULL, 'v'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	static const char *const alphabets[] = {"auto", "dna", "protein", NULL};
+	const char *out = NULL;
+	nw_alphabet_t alphabet = NW_ALPHA_AUTO;
+	int c, v, verbose = 0;
+	char err[512];
+	while ((c = getopt_long(argc, argv, ":o:a:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'v': verbose = 1; break;
+		case 'h': index_usage(stdout); return fflush(stdout) == 0 ? 0 : 2;
+		case 'a':
+			if ((v = parse_choice(optarg, alphabets)) < 0)
+				return usage_error("--alphabet must be auto, dna or protein, not '%s'%s", optarg, "");
+			alphabet = (nw_alphabet_t)v;
+			break;
+		case ':':
+			return usage_error("%s needs a value%s", argv[optind - 1], "");
+		default:
+			return usage_error("unknown option '%s' for nwalign index%s", argv[optind - 1], "");
+		}
+	}
+	if (optind != argc - 1 || !out)
+		return usage_error("nwalign index needs one input FILE and -o DB.nwdb%s%s", "", "");
+	nw_db_info_t info;
+	const char *chunk = getenv("NW_INDEX_CHUNK"); /* test hook: residues read at a time */
+	const uint64_t residues = chunk && atoll(chunk) > 0 ? (uint64_t)atoll(chunk) : (uint64_t)64 << 20;
+	int ret = nw_db_write(argv[optind], out, alphabet, residues, &info, err, sizeof err);
+	if (ret < 0) {
+		fprintf(stderr, "nwalign: error: %s\n", err);
+		return ret == NW_ERR_USAGE ? 1 : 2;
+	}
+	if (verbose)
+		fprintf(stderr, "nwalign: %s: %llu %s records, %llu residues, %llu bytes\n", out,
+			(unsigned long long)info.records, nw_alphabet_name(info.alphabet),
+			(unsigned long long)info.residues, (unsigned long long)info.file_size);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const pairings[] = {"all", "zip", NULL};
@@ -214,6 +277,8 @@ int main(int argc, char **argv)
 	defaults = opt;
 	hts_set_log_level(HTS_LOG_OFF); /* our own one-line errors say what went wrong */
 	opterr = 0;
+	if (argc > 1 && strcmp(argv[1], "index") == 0)
+		return index_main(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, ":q:r:a:m:f:co:t:vhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'q': opt.query_path = optarg; break;

@@ -94,7 +94,11 @@ typedef struct {
 	nw_gpu_t *gpu;
 	char err[256];
 } gpu_opener_t;
-void nw_choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr);
+/* The run's alphabet: --alphabet, a built-in --matrix's, or guessed from both inputs'
+ * first records; with a database (db: its alphabet; rr NULL), the database's, and an
+ * error when the options ask for the other one. */
+int nw_choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t db,
+		       char *err, size_t errlen);
 int nw_setup_scoring(run_t *run, char *err, size_t errlen);
 void nw_gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt);
 /* The engine: the GPU the opener found (joined here), or the CPU. */

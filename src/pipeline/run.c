@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cpu_isa.h"
+#include "nwdb.h"
 #include "pipeline.h"
 #include "plan.h"
 
@@ -186,6 +187,22 @@ static int refs_fit(nw_reader_t *rr, int64_t nr, uint64_t cap, const nw_opt_t *o
 	return NW_ERR_MEMORY;
 }
 
+/* A database's arrays are its file, less the header and the padding: it fits when the
+ * file does. */
+static int db_fits(const nw_db_info_t *db, const nw_opt_t *opt, char *err, size_t errlen)
+{
+	const double mem = (double)max_memory(opt);
+	if ((double)db->file_size <= mem)
+		return 0;
+	const int gb = mem >= 1073741824.0;
+	snprintf(err, errlen, "the database '%s' (%.1f %s) needs more memory than %s%.1f %s allows: "
+			      "raise --max-memory", opt->ref_path,
+		 (double)db->file_size / (gb ? 1073741824.0 : 1048576.0), gb ? "GiB" : "MiB",
+		 opt->max_memory ? "--max-memory " : "three quarters of this machine's memory, ",
+		 mem / (gb ? 1073741824.0 : 1048576.0), gb ? "GiB" : "MiB");
+	return NW_ERR_MEMORY;
+}
+
 /* ---------------------------------------------------------------- entry point */
 
 int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
@@ -207,9 +224,25 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	run.t0 = nw_pl_now();
 	if ((ret = nw_cpu_isa_check_env(err, errlen)) < 0)
 		return ret;
+	/* a database made by nwalign index: loaded whole, for all vs all */
+	const int ref_db = nw_db_is_db(opt->ref_path);
+	nw_db_info_t db = {.alphabet = NW_ALPHA_AUTO};
+	if (nw_db_is_db(opt->query_path)) {
+		snprintf(err, errlen, "'%s' is an nwalign database, which only -r takes (with --pairs "
+				      "all); queries are FASTA or FASTQ", opt->query_path);
+		return NW_ERR_USAGE;
+	}
+	if (ref_db && zip) {
+		snprintf(err, errlen, "the database '%s' is for --pairs all (with zip pairs, give the "
+				      "FASTA file)", opt->ref_path);
+		return NW_ERR_USAGE;
+	}
+	if (ref_db && ((ret = nw_db_info(opt->ref_path, &db, err, errlen)) < 0 ||
+		       (ret = db_fits(&db, opt, err, errlen)) < 0))
+		return ret;
 	nw_gpu_opener_start(&opener, opt);
 	ret = NW_ERR_IO;
-	if (!(rr = nw_reader_open(opt->ref_path, err, errlen)) ||
+	if ((!ref_db && !(rr = nw_reader_open(opt->ref_path, err, errlen))) ||
 	    !(qr = nw_reader_open(opt->query_path, err, errlen)))
 		goto out;
 	/* References first: all of them for all-vs-all, the first batch for zip. */
@@ -218,14 +251,15 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 						   opt->backend == NW_BACKEND_CPU || !nw_gpu_built());
 	const uint64_t ref_cap = ref_residue_cap(opt);
 	if ((nq = nw_reader_fill(qr, first, opt->batch_residues, err, errlen)) < 0 ||
-	    (nr = nw_reader_fill(rr, zip ? nq : INT64_MAX, zip ? UINT64_MAX : ref_cap, err, errlen)) < 0) {
+	    (rr && (nr = nw_reader_fill(rr, zip ? nq : INT64_MAX, zip ? UINT64_MAX : ref_cap, err,
+					errlen)) < 0)) {
 		ret = (int)(nq < 0 ? nq : nr);
 		goto out;
 	}
-	if (!zip && (ret = refs_fit(rr, nr, ref_cap, opt, err, errlen)) < 0)
+	if (rr && !zip && (ret = refs_fit(rr, nr, ref_cap, opt, err, errlen)) < 0)
 		goto out;
-	nw_choose_alphabet(&run, qr, rr);
-	if ((ret = nw_setup_scoring(&run, err, errlen)) < 0 ||
+	if ((ret = nw_choose_alphabet(&run, qr, rr, db.alphabet, err, errlen)) < 0 ||
+	    (ret = nw_setup_scoring(&run, err, errlen)) < 0 ||
 	    (ret = nw_setup_backend(&run, &opener, err, errlen)) < 0)
 		goto out;
 	run.params.mode = opt->mode;
@@ -234,7 +268,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	nw_opt_gact(opt, &run.params.tile, &run.params.overlap);
 	run.params.gact = opt->gact;
 	run.params.max_deficit = opt->max_deficit >= 0 ? opt->max_deficit : NW_GACT_MAX_DEFICIT;
-	if (!zip && (ret = nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
+	if (!zip && (ret = ref_db ? nw_db_load(opt->ref_path, &rb, err, errlen)
+				  : nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
 		goto out;
 	char cpu_name[64];
 	snprintf(cpu_name, sizeof cpu_name, "cpu (%s)", nw_cpu_isa_name(nw_cpu_isa()));

@@ -8,9 +8,31 @@
 
 #include "pipeline.h"
 
-void nw_choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr)
+int nw_choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t db,
+		       char *err, size_t errlen)
 {
 	const nw_opt_t *opt = run->opt;
+	if (db != NW_ALPHA_AUTO) { /* a database says what it holds */
+		nw_alphabet_t want = opt->alphabet != NW_ALPHA_AUTO ? opt->alphabet
+				     : opt->matrix ? nw_matrix_builtin_alphabet(opt->matrix) : NW_ALPHA_AUTO;
+		if (want != NW_ALPHA_AUTO && want != db) {
+			snprintf(err, errlen, "the database '%s' holds %s sequences, but %s asks for %s",
+				 opt->ref_path, nw_alphabet_name(db),
+				 opt->alphabet != NW_ALPHA_AUTO ? "--alphabet" : "--matrix",
+				 nw_alphabet_name(want));
+			return NW_ERR_USAGE;
+		}
+		run->alphabet = db;
+		uint64_t qc[256] = {0}, nq = 0;
+		nw_reader_count_chars(qr, qc);
+		for (int c = 0; c < 256; c++)
+			nq += qc[c];
+		if (opt->alphabet == NW_ALPHA_AUTO && nq > 0 && nw_alphabet_guess(qc) != db)
+			nw_log_warn("'%s' looks like %s and the database '%s' holds %s: aligning both as "
+				    "%s", nw_reader_path(qr), nw_alphabet_name(nw_alphabet_guess(qc)),
+				    opt->ref_path, nw_alphabet_name(db), nw_alphabet_name(db));
+		return 0;
+	}
 	if (opt->alphabet != NW_ALPHA_AUTO) {
 		run->alphabet = opt->alphabet;
 	} else if (opt->matrix && nw_matrix_builtin_alphabet(opt->matrix) != NW_ALPHA_AUTO) {
@@ -35,6 +57,7 @@ void nw_choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr)
 				    nw_reader_path(rr), nw_alphabet_name(ra),
 				    nw_alphabet_name(run->alphabet));
 	}
+	return 0;
 }
 
 int nw_setup_scoring(run_t *run, char *err, size_t errlen)

@@ -1,0 +1,431 @@
+/* nwdb.c: the packed database file (nwdb.h): written chunk by chunk from a FASTA/FASTQ
+ * file, so that a database larger than memory can be made (the residues go to the file as
+ * they are packed; only the per-record arrays and the names stay in memory until the
+ * end), and loaded section by section with its checksums checked on the way.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "nwdb.h"
+
+static const char magic[8] = {'N', 'W', 'A', 'L', 'D', 'B', '\r', '\n'};
+
+enum { S_WORDS, S_OFFSET, S_LEN, S_BITS, S_NAME_OFF, S_NAMES, N_SECTIONS };
+
+typedef struct {
+	uint32_t version, alphabet;
+	uint64_t records, residues, n_words, names_len;
+	uint32_t max_len;
+	uint64_t off[N_SECTIONS], file_size;
+	uint32_t data_adler, header_adler;
+} header_t;
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v = 0;
+	for (int i = 3; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void encode_header(const header_t *h, uint8_t *p)
+{
+	memset(p, 0, NW_DB_HEADER);
+	memcpy(p, magic, 8);
+	put32(p + 8, h->version);
+	put32(p + 12, h->alphabet);
+	put64(p + 16, h->records);
+	put64(p + 24, h->residues);
+	put64(p + 32, h->n_words);
+	put64(p + 40, h->names_len);
+	put32(p + 48, h->max_len);
+	for (int s = 0; s < N_SECTIONS; s++)
+		put64(p + 56 + 8 * s, h->off[s]);
+	put64(p + 104, h->file_size);
+	put32(p + 112, h->data_adler);
+	put32(p + 116, (uint32_t)adler32(1, p, 116));
+}
+
+/* The arrays are written as they lie in memory: the format is little-endian. */
+static int little_endian(void)
+{
+	const uint16_t one = 1;
+	return *(const uint8_t *)&one == 1;
+}
+
+static uint64_t align64(uint64_t x)
+{
+	return (x + 63) & ~(uint64_t)63;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+typedef struct {
+	FILE *fp;
+	const char *path;
+	uint64_t pos;
+	uLong adler;
+} out_t;
+
+static int put(out_t *o, const void *p, size_t n, char *err, size_t errlen)
+{
+	if (n && fwrite(p, 1, n, o->fp) != n) {
+		snprintf(err, errlen, "cannot write '%s': %s", o->path, strerror(errno));
+		return NW_ERR_IO;
+	}
+	o->adler = adler32_z(o->adler, p, n);
+	o->pos += n;
+	return 0;
+}
+
+static int pad(out_t *o, char *err, size_t errlen)
+{
+	static const uint8_t zeros[64];
+	return put(o, zeros, (size_t)(align64(o->pos) - o->pos), err, errlen);
+}
+
+/* The per-record arrays of the whole database, kept until the words are out. */
+typedef struct {
+	uint64_t *offset, *name_off;
+	uint32_t *len;
+	uint8_t *bits;
+	char *names;
+	uint64_t n, cap, names_len, names_cap;
+} records_t;
+
+static int grow(void **p, uint64_t *cap, uint64_t need, size_t sz)
+{
+	if (need <= *cap)
+		return 0;
+	uint64_t c = *cap ? *cap : 1024;
+	while (c < need)
+		c += c / 2;
+	void *q = realloc(*p, (size_t)(c * sz));
+	if (!q)
+		return NW_ERR_MEMORY;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static int add_records(records_t *r, const nw_batch_t *b, uint64_t word_base)
+{
+	uint64_t cap = r->cap;
+	if (grow((void **)&r->offset, &cap, r->n + (uint64_t)b->n, sizeof *r->offset) < 0)
+		return NW_ERR_MEMORY;
+	cap = r->cap;
+	if (grow((void **)&r->name_off, &cap, r->n + (uint64_t)b->n, sizeof *r->name_off) < 0)
+		return NW_ERR_MEMORY;
+	cap = r->cap;
+	if (grow((void **)&r->len, &cap, r->n + (uint64_t)b->n, sizeof *r->len) < 0)
+		return NW_ERR_MEMORY;
+	cap = r->cap;
+	if (grow((void **)&r->bits, &cap, r->n + (uint64_t)b->n, sizeof *r->bits) < 0 ||
+	    grow((void **)&r->names, &r->names_cap, r->names_len + b->names_len, 1) < 0)
+		return NW_ERR_MEMORY;
+	r->cap = cap;
+	for (int64_t i = 0; i < b->n; i++) {
+		r->offset[r->n + (uint64_t)i] = word_base + b->offset[i];
+		r->name_off[r->n + (uint64_t)i] = r->names_len + b->name_off[i];
+		r->len[r->n + (uint64_t)i] = b->len[i];
+		r->bits[r->n + (uint64_t)i] = b->bits[i];
+	}
+	memcpy(r->names + r->names_len, b->names, (size_t)b->names_len);
+	r->names_len += b->names_len;
+	r->n += (uint64_t)b->n;
+	return 0;
+}
+
+int nw_db_write(const char *in, const char *out_path, nw_alphabet_t alphabet,
+		uint64_t chunk_residues, nw_db_info_t *info, char *err, size_t errlen)
+{
+	if (!little_endian()) {
+		snprintf(err, errlen, "database files are little-endian; this machine is not");
+		return NW_ERR_USAGE;
+	}
+	nw_reader_t *rd = nw_reader_open(in, err, errlen);
+	if (!rd)
+		return NW_ERR_IO;
+	out_t o = {.fp = fopen(out_path, "wb"), .path = out_path, .adler = adler32(0, NULL, 0)};
+	nw_batch_t b;
+	records_t recs = {0};
+	header_t h = {.version = NW_DB_VERSION};
+	uint8_t head[NW_DB_HEADER] = {0};
+	int ret = 0;
+	int64_t got;
+	nw_batch_init(&b, alphabet);
+	if (!o.fp) {
+		snprintf(err, errlen, "cannot open '%s' for writing: %s", out_path, strerror(errno));
+		ret = NW_ERR_IO;
+		goto done;
+	}
+	/* the header's room now, its contents at the end; the residues follow it */
+	if (fwrite(head, 1, NW_DB_HEADER, o.fp) != NW_DB_HEADER) {
+		snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno));
+		ret = NW_ERR_IO;
+		goto done;
+	}
+	o.pos = NW_DB_HEADER;
+	h.off[S_WORDS] = NW_DB_HEADER;
+	while ((got = nw_reader_fill(rd, INT64_MAX, chunk_residues, err, errlen)) > 0) {
+		if (alphabet == NW_ALPHA_AUTO) { /* from the first chunk, as nwalign guesses */
+			uint64_t counts[256] = {0};
+			nw_reader_count_chars(rd, counts);
+			alphabet = nw_alphabet_guess(counts);
+		}
+		if ((ret = nw_reader_encode(rd, alphabet, &b, err, errlen)) < 0)
+			goto done;
+		if (add_records(&recs, &b, h.n_words) < 0) {
+			snprintf(err, errlen, "out of memory indexing '%s'", in);
+			ret = NW_ERR_MEMORY;
+			goto done;
+		}
+		if ((ret = put(&o, b.words, (size_t)b.n_words * sizeof *b.words, err, errlen)) < 0)
+			goto done;
+		h.n_words += b.n_words;
+		h.residues += b.total_residues;
+		h.max_len = b.max_len > h.max_len ? b.max_len : h.max_len;
+	}
+	if (got < 0) {
+		ret = (int)got;
+		goto done;
+	}
+	h.alphabet = (uint32_t)alphabet;
+	h.records = recs.n;
+	h.names_len = recs.names_len;
+	const void *data[N_SECTIONS] = {NULL, recs.offset, recs.len, recs.bits, recs.name_off, recs.names};
+	const uint64_t bytes[N_SECTIONS] = {0, recs.n * 8, recs.n * 4, recs.n, recs.n * 8, recs.names_len};
+	for (int s = S_OFFSET; s < N_SECTIONS; s++) {
+		if ((ret = pad(&o, err, errlen)) < 0)
+			goto done;
+		h.off[s] = o.pos;
+		if ((ret = put(&o, data[s], (size_t)bytes[s], err, errlen)) < 0)
+			goto done;
+	}
+	h.file_size = o.pos;
+	h.data_adler = (uint32_t)o.adler;
+	encode_header(&h, head);
+	if (fseeko(o.fp, 0, SEEK_SET) != 0 || fwrite(head, 1, NW_DB_HEADER, o.fp) != NW_DB_HEADER ||
+	    fflush(o.fp) != 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno));
+		ret = NW_ERR_IO;
+		goto done;
+	}
+	if (info) {
+		info->alphabet = alphabet;
+		info->records = h.records;
+		info->residues = h.residues;
+		info->file_size = h.file_size;
+		info->max_len = h.max_len;
+	}
+done:
+	if (o.fp && fclose(o.fp) != 0 && ret == 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", out_path, strerror(errno));
+		ret = NW_ERR_IO;
+	}
+	if (ret < 0 && o.fp)
+		remove(out_path); /* no half-written database left behind */
+	nw_reader_close(rd);
+	nw_batch_free(&b);
+	free(recs.offset);
+	free(recs.name_off);
+	free(recs.len);
+	free(recs.bits);
+	free(recs.names);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+int nw_db_is_db(const char *path)
+{
+	struct stat st;
+	char m[8];
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return 0;
+	int is = fread(m, 1, 8, fp) == 8 && memcmp(m, magic, 8) == 0;
+	fclose(fp);
+	return is;
+}
+
+static int bad(const char *path, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "'%s' is not a usable nwalign database: %s", path, what);
+	return NW_ERR_FORMAT;
+}
+
+/* Read and check the header of an open database. */
+static int read_header(FILE *fp, const char *path, header_t *h, char *err, size_t errlen)
+{
+	uint8_t p[NW_DB_HEADER];
+	struct stat st;
+	if (fread(p, 1, NW_DB_HEADER, fp) != NW_DB_HEADER)
+		return bad(path, "shorter than its header", err, errlen);
+	if (memcmp(p, magic, 8) != 0)
+		return bad(path, "no database header (make one with 'nwalign index')", err, errlen);
+	h->version = get32(p + 8);
+	if (h->version != NW_DB_VERSION) {
+		char what[96];
+		snprintf(what, sizeof what, "format version %u, this nwalign reads version %d (index "
+			 "it again)", (unsigned)h->version, NW_DB_VERSION);
+		return bad(path, what, err, errlen);
+	}
+	if (get32(p + 116) != (uint32_t)adler32(1, p, 116))
+		return bad(path, "its header is damaged (checksum)", err, errlen);
+	h->alphabet = get32(p + 12);
+	h->records = get64(p + 16);
+	h->residues = get64(p + 24);
+	h->n_words = get64(p + 32);
+	h->names_len = get64(p + 40);
+	h->max_len = get32(p + 48);
+	for (int s = 0; s < N_SECTIONS; s++)
+		h->off[s] = get64(p + 56 + 8 * s);
+	h->file_size = get64(p + 104);
+	h->data_adler = get32(p + 112);
+	if (fstat(fileno(fp), &st) != 0 || (uint64_t)st.st_size != h->file_size)
+		return bad(path, "its size is not the size its header gives (truncated or appended to)",
+			   err, errlen);
+	/* sections in order, each inside the file after the one before */
+	const uint64_t bytes[N_SECTIONS] = {h->n_words * 4, h->records * 8, h->records * 4,
+					    h->records, h->records * 8, h->names_len};
+	uint64_t end = NW_DB_HEADER;
+	for (int s = 0; s < N_SECTIONS; s++) {
+		if (h->off[s] < end || h->off[s] % 64 != 0 || h->off[s] > h->file_size ||
+		    bytes[s] > h->file_size - h->off[s] || h->records > ((uint64_t)1 << 40))
+			return bad(path, "its sections do not fit in the file", err, errlen);
+		end = h->off[s] + bytes[s];
+	}
+	if (end != h->file_size || (h->alphabet != NW_ALPHA_DNA && h->alphabet != NW_ALPHA_PROTEIN))
+		return bad(path, "its sections do not fit in the file", err, errlen);
+	return 0;
+}
+
+int nw_db_info(const char *path, nw_db_info_t *info, char *err, size_t errlen)
+{
+	header_t h;
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return NW_ERR_IO;
+	}
+	int ret = read_header(fp, path, &h, err, errlen);
+	fclose(fp);
+	if (ret < 0)
+		return ret;
+	info->alphabet = (nw_alphabet_t)h.alphabet;
+	info->records = h.records;
+	info->residues = h.residues;
+	info->file_size = h.file_size;
+	info->max_len = h.max_len;
+	return 0;
+}
+
+/* Read bytes at the file's position, which must be at (and move to) offset + bytes, into
+ * dst, the bytes skipped before offset into the checksum too. */
+static int read_section(FILE *fp, uint64_t *pos, uint64_t offset, void *dst, uint64_t bytes,
+			uLong *adler)
+{
+	uint8_t gap[64];
+	if (offset - *pos > sizeof gap || fread(gap, 1, (size_t)(offset - *pos), fp) != offset - *pos)
+		return -1;
+	*adler = adler32_z(*adler, gap, (size_t)(offset - *pos));
+	if (bytes && fread(dst, 1, (size_t)bytes, fp) != bytes)
+		return -1;
+	*adler = adler32_z(*adler, dst, (size_t)bytes);
+	*pos = offset + bytes;
+	return 0;
+}
+
+int nw_db_load(const char *path, nw_batch_t *b, char *err, size_t errlen)
+{
+	header_t h;
+	if (!little_endian()) {
+		snprintf(err, errlen, "database files are little-endian; this machine is not");
+		return NW_ERR_USAGE;
+	}
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return NW_ERR_IO;
+	}
+	int ret = read_header(fp, path, &h, err, errlen);
+	nw_batch_free(b);
+	nw_batch_init(b, (nw_alphabet_t)h.alphabet);
+	if (ret < 0)
+		goto done;
+	const size_t n = (size_t)h.records;
+	b->words = malloc(h.n_words ? (size_t)h.n_words * 4 : 4);
+	b->offset = malloc(n ? n * 8 : 8);
+	b->len = malloc(n ? n * 4 : 4);
+	b->bits = malloc(n ? n : 1);
+	b->name_off = malloc(n ? n * 8 : 8);
+	b->names = malloc(h.names_len ? (size_t)h.names_len : 1);
+	if (!b->words || !b->offset || !b->len || !b->bits || !b->name_off || !b->names) {
+		snprintf(err, errlen, "out of memory loading '%s' (%.3g residues)", path,
+			 (double)h.residues);
+		ret = NW_ERR_MEMORY;
+		goto done;
+	}
+	void *dst[N_SECTIONS] = {b->words, b->offset, b->len, b->bits, b->name_off, b->names};
+	const uint64_t bytes[N_SECTIONS] = {h.n_words * 4, h.records * 8, h.records * 4,
+					    h.records, h.records * 8, h.names_len};
+	uint64_t pos = NW_DB_HEADER;
+	uLong adler = adler32(0, NULL, 0);
+	for (int s = 0; s < N_SECTIONS && ret == 0; s++)
+		if (read_section(fp, &pos, h.off[s], dst[s], bytes[s], &adler) < 0)
+			ret = bad(path, "cannot read it whole", err, errlen);
+	if (ret == 0 && (uint32_t)adler != h.data_adler)
+		ret = bad(path, "its contents are damaged (checksum)", err, errlen);
+	b->n = b->cap = (int64_t)n;
+	b->n_words = b->cap_words = h.n_words;
+	b->names_len = b->names_cap = h.names_len;
+	b->total_residues = h.residues;
+	b->max_len = h.max_len;
+	/* every record inside the arrays, of a width its alphabet has, its name ended */
+	uint64_t residues = 0;
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		const unsigned bits = b->bits[i];
+		const uint64_t per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
+		const int width_ok = h.alphabet == NW_ALPHA_DNA ? bits == 2 || bits == 4 : bits == 5;
+		if (!width_ok || b->len[i] > h.max_len || b->offset[i] > h.n_words ||
+		    (b->len[i] + per - 1) / per > h.n_words - b->offset[i] ||
+		    b->name_off[i] >= h.names_len)
+			ret = bad(path, "a record lies outside its arrays", err, errlen);
+		residues += b->len[i];
+	}
+	if (ret == 0 && (residues != h.residues || (h.names_len && b->names[h.names_len - 1] != 0)))
+		ret = bad(path, "its records do not add up to its header", err, errlen);
+done:
+	fclose(fp);
+	if (ret < 0)
+		nw_batch_free(b);
+	return ret;
+}
