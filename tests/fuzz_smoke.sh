@@ -7,7 +7,7 @@ top=${top_srcdir:-.}
 bin=${top_builddir:-.}/tests
 fail=0
 n=0
-for h in reader matrix options pipeline; do
+for h in reader matrix options pipeline nwdb; do
 	set -- "$top"/tests/fuzz/$h/*
 	if [ ! -e "$1" ]; then
 		echo "FAIL: no inputs in tests/fuzz/$h" >&2
