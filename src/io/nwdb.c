@@ -118,37 +118,47 @@ typedef struct {
 	uint64_t n, cap, names_len, names_cap;
 } records_t;
 
-static int grow(void **p, uint64_t *cap, uint64_t need, size_t sz)
+/* *p resized to n elements of sz bytes; 0 or NW_ERR_MEMORY (*p kept). */
+static int resize(void **p, uint64_t n, size_t sz)
 {
-	if (need <= *cap)
-		return 0;
-	uint64_t c = *cap ? *cap : 1024;
-	while (c < need)
-		c += c / 2;
-	void *q = realloc(*p, (size_t)(c * sz));
+	void *q = realloc(*p, (size_t)(n * sz));
 	if (!q)
 		return NW_ERR_MEMORY;
 	*p = q;
-	*cap = c;
 	return 0;
 }
 
+/* Room for need records (the four per-record arrays share r->cap) and for names_need
+ * bytes of names, growing by half again. */
+static int reserve(records_t *r, uint64_t need, uint64_t names_need)
+{
+	if (need > r->cap) {
+		uint64_t c = r->cap ? r->cap : 1024;
+		while (c < need)
+			c += c / 2;
+		if (resize((void **)&r->offset, c, sizeof *r->offset) < 0 ||
+		    resize((void **)&r->name_off, c, sizeof *r->name_off) < 0 ||
+		    resize((void **)&r->len, c, sizeof *r->len) < 0 ||
+		    resize((void **)&r->bits, c, sizeof *r->bits) < 0)
+			return NW_ERR_MEMORY;
+		r->cap = c;
+	}
+	if (names_need > r->names_cap) {
+		uint64_t c = r->names_cap ? r->names_cap : 65536;
+		while (c < names_need)
+			c += c / 2;
+		if (resize((void **)&r->names, c, 1) < 0)
+			return NW_ERR_MEMORY;
+		r->names_cap = c;
+	}
+	return 0;
+}
+
+/* The records of a chunk's batch, whose words start at word_base of the file's words. */
 static int add_records(records_t *r, const nw_batch_t *b, uint64_t word_base)
 {
-	uint64_t cap = r->cap;
-	if (grow((void **)&r->offset, &cap, r->n + (uint64_t)b->n, sizeof *r->offset) < 0)
+	if (reserve(r, r->n + (uint64_t)b->n, r->names_len + b->names_len) < 0)
 		return NW_ERR_MEMORY;
-	cap = r->cap;
-	if (grow((void **)&r->name_off, &cap, r->n + (uint64_t)b->n, sizeof *r->name_off) < 0)
-		return NW_ERR_MEMORY;
-	cap = r->cap;
-	if (grow((void **)&r->len, &cap, r->n + (uint64_t)b->n, sizeof *r->len) < 0)
-		return NW_ERR_MEMORY;
-	cap = r->cap;
-	if (grow((void **)&r->bits, &cap, r->n + (uint64_t)b->n, sizeof *r->bits) < 0 ||
-	    grow((void **)&r->names, &r->names_cap, r->names_len + b->names_len, 1) < 0)
-		return NW_ERR_MEMORY;
-	r->cap = cap;
 	for (int64_t i = 0; i < b->n; i++) {
 		r->offset[r->n + (uint64_t)i] = word_base + b->offset[i];
 		r->name_off[r->n + (uint64_t)i] = r->names_len + b->name_off[i];
