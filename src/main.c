@@ -17,7 +17,7 @@
 enum {
 	OPT_PAIRS = 256, OPT_MATCH, OPT_MISMATCH, OPT_MATRIX, OPT_GAP_OPEN, OPT_GAP_EXTEND,
 	OPT_NO_HEADER, OPT_BACKEND, OPT_DEVICE, OPT_BATCH, OPT_TOP, OPT_STRAND, OPT_TILE,
-	OPT_OVERLAP, OPT_EXACT, OPT_GACT, OPT_MAX_DEFICIT, OPT_MAX_MEMORY
+	OPT_OVERLAP, OPT_EXACT, OPT_GACT, OPT_MAX_DEFICIT, OPT_MAX_MEMORY, OPT_GPU_MEMORY
 };
 
 static const struct option long_opts[] = {
@@ -47,6 +47,7 @@ static const struct option long_opts[] = {
 	{"device", required_argument, NULL, OPT_DEVICE},
 	{"batch-size", required_argument, NULL, OPT_BATCH},
 	{"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+	{"gpu-memory", required_argument, NULL, OPT_GPU_MEMORY},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -103,6 +104,7 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "  -t, --threads INT         CPU threads [%d: the online CPUs]\n"
 "      --backend auto|cpu|gpu  [auto: the GPU when built with CUDA and a device is present]\n"
 "      --device INT          CUDA device [%d]\n"
+"      --gpu-memory SIZE     device memory the GPU engine may use (e.g. 4G) [what is free]\n"
 "      --batch-size INT      query records per batch, at most [%lld]\n"
 "      --max-memory SIZE     the references of --pairs all are held in memory: refuse\n"
 "                            sets larger than SIZE (e.g. 16G) [3/4 of the machine's memory]\n"
@@ -141,6 +143,22 @@ static int parse_int(const char *s, long lo, long hi, int *out)
 	if (!*s || *end || errno || v < lo || v > hi)
 		return -1;
 	*out = (int)v;
+	return 0;
+}
+
+/* A byte count: digits, then K, M, G or T for powers of 1024; more than 0 and at most 2^50.
+ * 0 or -1. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long b = strtoull(s, &end, 10);
+	int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
+		  : *end == 'G' || *end == 'g' ? 30 : *end == 'T' || *end == 't' ? 40 : 0;
+	end += shift > 0;
+	if (!*s || *s == '-' || *end || errno || b == 0 || b > (1ULL << 50) >> shift)
+		return -1;
+	*out = (uint64_t)b << shift;
 	return 0;
 }
 
@@ -296,19 +314,12 @@ int main(int argc, char **argv)
 						   optarg, "");
 			break;
 		}
-		case OPT_MAX_MEMORY: {
-			char *end;
-			errno = 0;
-			unsigned long long b = strtoull(optarg, &end, 10);
-			int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
-				  : *end == 'G' || *end == 'g' ? 30 : *end == 'T' || *end == 't' ? 40 : 0;
-			end += shift > 0;
-			if (!*optarg || *optarg == '-' || *end || errno || b == 0 || b > (1ULL << 50) >> shift)
-				return usage_error("--max-memory needs a size such as 512M, 16G or 1T, not '%s'%s",
-						   optarg, "");
-			opt.max_memory = (uint64_t)b << shift;
+		case OPT_MAX_MEMORY:
+		case OPT_GPU_MEMORY:
+			if (parse_size(optarg, c == OPT_MAX_MEMORY ? &opt.max_memory : &opt.gpu_memory) < 0)
+				return usage_error("--%s needs a size such as 512M, 16G or 1T, not '%s'",
+						   long_name(c), optarg);
 			break;
-		}
 		case 'v': verbose++; break;
 		case OPT_NO_HEADER: opt.header = 0; break;
 		case OPT_MATRIX: opt.matrix = optarg; break;

@@ -315,6 +315,8 @@ typedef struct {
 	uint64_t batch_residues;      /* query residues per batch */
 	uint64_t max_memory;          /* bytes the references of all-vs-all may take (about);
 				       * 0: three quarters of the machine's memory */
+	uint64_t gpu_memory;          /* bytes of device memory the GPU engine may use (0: what
+				       * is free) */
 	int top;                      /* all vs all: keep the top best references per query (0: all) */
 	int both_strands;             /* DNA: also align each query's reverse complement */
 	int tile, overlap;            /* GACT tile size and overlap; -1: the default (tile 320,

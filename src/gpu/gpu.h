@@ -56,6 +56,10 @@ int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
  * small calls leave the GPU with the tail of their largest problems; large ones must fit
  * the device's free memory (cudaMemGetInfo), which bounds the chunk. */
 int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g);
+/* At most bytes of device memory for this context's buffers (0: as much as is free, less
+ * a reserve); what nw_gpu_chunk_pairs and the buffers' growth see as free. A call that
+ * needs more fails with NW_ERR_MEMORY. */
+void nw_gpu_set_memory_limit(nw_gpu_t *g, uint64_t bytes);
 /* Seconds the device spent in this context's kernels so far (CUDA events), for -v. */
 double nw_gpu_kernel_seconds(const nw_gpu_t *g);
 /* When the first kernel was queued (CLOCK_MONOTONIC seconds); 0 when none was. */

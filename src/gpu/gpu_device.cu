@@ -26,8 +26,17 @@ size_t nw_gpu_mem_avail(const nw_gpu_t *g)
 		(void)cudaGetLastError();
 		return 0;
 	}
-	(void)g;
-	return fr > NW_MEM_RESERVE ? fr - NW_MEM_RESERVE : 0;
+	size_t avail = fr > NW_MEM_RESERVE ? fr - NW_MEM_RESERVE : 0;
+	if (g && g->mem_limit) {
+		const size_t left = g->mem_limit > g->mem_used ? g->mem_limit - g->mem_used : 0;
+		avail = avail < left ? avail : left;
+	}
+	return avail;
+}
+
+extern "C" void nw_gpu_set_memory_limit(nw_gpu_t *g, uint64_t bytes)
+{
+	g->mem_limit = (size_t)bytes;
 }
 
 int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes)
@@ -37,6 +46,7 @@ int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes)
 	if (b->p) {
 		NW_CUDA_CHECK(g, cudaDeviceSynchronize()); /* any stream may still use it */
 		NW_CUDA_CHECK(g, cudaFree(b->p));
+		g->mem_used -= b->cap;
 		b->p = NULL;
 		b->cap = 0;
 	}
@@ -49,6 +59,7 @@ int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes)
 	}
 	NW_CUDA_CHECK(g, cudaMalloc(&b->p, want));
 	b->cap = want;
+	g->mem_used += want;
 	return 0;
 }
 

@@ -238,6 +238,8 @@ struct nw_gpu_s {
 	double kernel_s;   /* seconds in DP kernels so far (nw_gpu_kernel_seconds) */
 	double t_first;    /* nw_now() when the first kernel was queued; 0: none yet */
 	int64_t long_tiles, long_skipped; /* pruned long passes' tiles, and those skipped (nw_gpu_long_tiles) */
+	size_t mem_limit;  /* --gpu-memory (0: none) */
+	size_t mem_used;   /* bytes held by the device buffers (nw_dbuf_reserve) */
 	char *err;
 	size_t errlen;
 };

@@ -183,6 +183,44 @@ void nw_progress(run_t *run, int final)
 	run->progress_shown = 1;
 }
 
+/* ---------------------------------------------------------------- GPU failures */
+
+/* The GPU engine, unless it failed earlier in the run. */
+static nw_gpu_t *gpu_of(const run_t *run)
+{
+	return run->gpu_failed ? NULL : run->gpu;
+}
+
+/* NW_GPU_FAIL=STAGE[,N] (a test hook): the N-th call (1 without N) of that GPU stage
+ * (align, paths or top) fails as a failing device would. */
+static int injected_failure(const char *stage, char *err, size_t errlen)
+{
+	static int calls[3];
+	const char *e = getenv("NW_GPU_FAIL");
+	const int k = strcmp(stage, "align") == 0 ? 0 : strcmp(stage, "paths") == 0 ? 1 : 2;
+	if (!e || strncmp(e, stage, strlen(stage)) != 0)
+		return 0;
+	const int nth = e[strlen(stage)] == ',' ? atoi(e + strlen(stage) + 1) : 1;
+	if (__atomic_add_fetch(&calls[k], 1, __ATOMIC_RELAXED) != nth)
+		return 0;
+	snprintf(err, errlen, "NW_GPU_FAIL: %s call %d failed on purpose", stage, nth);
+	return NW_ERR_GPU;
+}
+
+/* After a GPU call that returned ret: 1 when the CPU engine takes over (--backend auto and
+ * a failure of the device or of its memory: one warning, and this chunk and the rest of
+ * the run go to the CPU engine, whose results are the same), 0 when ret stands (success,
+ * --backend gpu, or an error that is not the device's). */
+static int cpu_takes_over(run_t *run, int ret, const char *err)
+{
+	if ((ret != NW_ERR_GPU && ret != NW_ERR_MEMORY) || run->opt->backend == NW_BACKEND_GPU)
+		return 0;
+	nw_log_warn("the GPU engine failed (%s): the CPU engine aligns this chunk and the rest of "
+		    "the run", err);
+	run->gpu_failed = 1;
+	return 1;
+}
+
 /* A stage of a chunk: n pairs of queries qb (one strand) against references rb. */
 typedef int (*stage_fn)(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 			const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
@@ -194,8 +232,14 @@ static int scores(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		  const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		  char *err, size_t errlen)
 {
-	int ret = run->gpu ? nw_gpu_align(run->gpu, p, qb, rb, pairs, n, res, err, errlen)
-			   : run_cpu(run, p, qb, rb, pairs, res, n, JOB_ALIGN, err, errlen);
+	int ret = -1;
+	if (gpu_of(run)) {
+		ret = injected_failure("align", err, errlen);
+		if (ret == 0)
+			ret = nw_gpu_align(run->gpu, p, qb, rb, pairs, n, res, err, errlen);
+	}
+	if (!gpu_of(run) || cpu_takes_over(run, ret, err))
+		ret = run_cpu(run, p, qb, rb, pairs, res, n, JOB_ALIGN, err, errlen);
 	for (int64_t k = 0; k < n; k++) {
 		res[k].n_cigar = 0;
 		res[k].path_kind = NW_PATH_NONE;
@@ -210,9 +254,18 @@ static int paths(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		 char *err, size_t errlen)
 {
-	if (!run->gpu)
+	if (!gpu_of(run))
 		return run_cpu(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
-	int ret = nw_gpu_paths(run->gpu, p, qb, rb, pairs, n, res, err, errlen);
+	int ret = injected_failure("paths", err, errlen);
+	if (ret == 0)
+		ret = nw_gpu_paths(run->gpu, p, qb, rb, pairs, n, res, err, errlen);
+	if (cpu_takes_over(run, ret, err)) {
+		for (int64_t k = 0; k < n; k++) { /* whatever the GPU left in them */
+			res[k].n_cigar = 0;
+			res[k].path_kind = NW_PATH_NONE;
+		}
+		return run_cpu(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
+	}
 	return ret < 0 ? ret : run_cpu(run, p, qb, rb, pairs, res, n, JOB_FINISH, err, errlen);
 }
 
@@ -344,14 +397,25 @@ int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, 
 	/* --top ranks and --strand both picks by score and end cell alone; the starts (a
 	 * reverse pass each) are found only for the results kept */
 	sp.ends_only = run->opt->top > 0 || run->opt->both_strands;
-	if (run->opt->top > 0 && run->gpu && !run->opt->both_strands) {
+	int on_device = run->opt->top > 0 && gpu_of(run) && !run->opt->both_strands;
+	if (on_device) {
 		/* ranked on the device: only the kept results come back */
-		if ((ret = nw_gpu_top(run->gpu, &sp, qb, rb, run->cb->pairs, n, rb->n, run->opt->top,
-				      run->cb->top_pairs, run->cb->top_res, &n_out, err, errlen)) < 0)
+		ret = injected_failure("top", err, errlen);
+		if (ret == 0)
+			ret = nw_gpu_top(run->gpu, &sp, qb, rb, run->cb->pairs, n, rb->n, run->opt->top,
+					 run->cb->top_pairs, run->cb->top_res, &n_out, err, errlen);
+		if (cpu_takes_over(run, ret, err)) {
+			on_device = 0;
+			n_out = n;
+		} else if (ret < 0) {
 			return ret;
+		}
 		out_pairs = run->cb->top_pairs;
 		out_res = run->cb->top_res;
-	} else {
+	}
+	if (!on_device) {
+		out_pairs = run->cb->pairs;
+		out_res = run->cb->res;
 		if ((ret = score_strands(run, &sp, set, rb, run->cb->pairs, run->cb->res, n, err,
 					 errlen)) < 0)
 			return ret;

@@ -41,6 +41,8 @@ typedef struct {
 	nw_scoring_t sc;
 	nw_align_params_t params;    /* want_path set when the output needs a path */
 	nw_gpu_t *gpu;               /* NULL: the CPU engine */
+	int gpu_failed;              /* the GPU engine failed: the CPU engine took over
+				      * (--backend auto; align_stage.c) */
 	nw_workspace_t **cpu_ws;     /* one a CPU worker, kept from chunk to chunk (their
 				      * buffers grow once, not every chunk); NULL until used */
 	int n_cpu_ws;

@@ -331,7 +331,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		nw_log_info("%lld pairs, %lld records written, %.4g cells, %.3f s, %.3f GCUPS, "
 			    "backend %s, %d thread%s", (long long)run.n_pairs, (long long)written,
 			    run.cells, sec,
-			    sec > 0 ? run.cells / sec * 1e-9 : 0.0, run.gpu ? "gpu" : "cpu",
+			    sec > 0 ? run.cells / sec * 1e-9 : 0.0,
+			    run.gpu ? (run.gpu_failed ? "gpu, then cpu (the GPU failed)" : "gpu") : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
 		if (run.params.want_path && !run.params.gact)
 			nw_log_info("paths: %lld full, %lld exact", (long long)run.n_paths[NW_PATH_FULL],

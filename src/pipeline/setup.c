@@ -142,6 +142,8 @@ int nw_setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 	}
 	run->gpu = o->gpu;
 	o->gpu = NULL;
+	if (run->gpu && run->opt->gpu_memory)
+		nw_gpu_set_memory_limit(run->gpu, run->opt->gpu_memory);
 	if (run->gpu && nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
 		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu);
 	return 0;
