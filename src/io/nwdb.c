@@ -323,13 +323,17 @@ static int read_header(FILE *fp, const char *path, header_t *h, char *err, size_
 	if (fstat(fileno(fp), &st) != 0 || (uint64_t)st.st_size != h->file_size)
 		return bad(path, "its size is not the size its header gives (truncated or appended to)",
 			   err, errlen);
+	/* counts that the file could hold at all (their byte sizes below must not wrap) */
+	if (h->n_words > h->file_size / 4 || h->records > h->file_size / 21 ||
+	    h->names_len > h->file_size)
+		return bad(path, "its counts do not fit in the file", err, errlen);
 	/* sections in order, each inside the file after the one before */
 	const uint64_t bytes[N_SECTIONS] = {h->n_words * 4, h->records * 8, h->records * 4,
 					    h->records, h->records * 8, h->names_len};
 	uint64_t end = NW_DB_HEADER;
 	for (int s = 0; s < N_SECTIONS; s++) {
 		if (h->off[s] < end || h->off[s] % 64 != 0 || h->off[s] > h->file_size ||
-		    bytes[s] > h->file_size - h->off[s] || h->records > ((uint64_t)1 << 40))
+		    bytes[s] > h->file_size - h->off[s])
 			return bad(path, "its sections do not fit in the file", err, errlen);
 		end = h->off[s] + bytes[s];
 	}
