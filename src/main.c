@@ -264,6 +264,8 @@ static int index_main(int argc, char **argv)
 	}
 	if (optind != argc - 1 || !out)
 		return usage_error("nwalign index needs one input FILE and -o DB.nwdb%s%s", "", "");
+	if (strcmp(out, "-") == 0) /* the header is written last, at the start of the file */
+		return usage_error("nwalign index writes a file, not standard output (-o %s)%s", out, "");
 	nw_db_info_t info;
 	const char *chunk = getenv("NW_INDEX_CHUNK"); /* test hook: residues read at a time */
 	const uint64_t residues = chunk && atoll(chunk) > 0 ? (uint64_t)atoll(chunk) : (uint64_t)64 << 20;

@@ -88,6 +88,7 @@ expect "other alphabet" 1 "holds dna sequences, but --alphabet asks for protein"
 expect "other matrix" 1 "holds protein sequences, but --matrix asks for dna" -q "$p" -r "$tmp/glob.nwdb" --matrix ednafull
 expect "over --max-memory" 2 "needs more memory than --max-memory" -q "$q" -r "$tmp/ref.nwdb" --max-memory 100
 expect "index without -o" 1 "needs one input FILE and -o" index "$r"
+expect "index to stdout" 1 "writes a file, not standard output" index -o - "$r"
 expect "index bad alphabet" 1 "--alphabet must be" index -a rna -o "$tmp/x.nwdb" "$r"
 printf '>a\nACGT\n>b\nAC!GT\n' >"$tmp/bad.fa"
 expect "index of bad input" 2 "bad.fa" index -o "$tmp/bad.nwdb" "$tmp/bad.fa"
