@@ -113,7 +113,8 @@ static void usage(FILE *fp, const nw_opt_t *d)
 "  -h, --help                this help on stdout, exit 0\n"
 "  -V, --version             version on stdout, exit 0\n"
 "\n"
-"Coordinates are 0-based, half-open. See nwalign(1) for output columns and tie rules.\n",
+"Coordinates are 0-based, half-open (SAM and blast6: 1-based). See nwalign(1) for output\n"
+"columns and tie rules.\n",
 		2, 4, 4, 11, 2, 1, (long long)NW_PATH_FULL_CELLS, NW_GACT_MAX_DEFICIT, tile, overlap, d->threads,
 		d->device, (long long)d->batch_records);
 }
