@@ -19,6 +19,11 @@
  * (exact) with values that are exact or lower than the winner's, with the same ties. The
  * work follows the divergence: the live region is as wide as the slack between the
  * target and what the cells can still reach.
+ *
+ * nw_sweep is the scalar form and the twin of nw_sweep_fast (below), which sweeps each
+ * row in vectors (sweep_kernel.h) for the passes that end at the corner: the exact paths'
+ * halves and leaves. The reverse pass of a start stays scalar here; the striped pass
+ * (cpu_striped.c) runs it first, and this only when values leave 32 bits.
  */
 #include <stdlib.h>
 #include <string.h>
