@@ -156,6 +156,22 @@ static uint64_t max_memory(const nw_opt_t *opt)
 	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 * 3 : (uint64_t)8 << 30;
 }
 
+/* "1.5 GiB", "300.0 MiB". */
+static void bytes_text(double bytes, char *out, size_t len)
+{
+	const int gb = bytes >= 1073741824.0;
+	snprintf(out, len, "%.1f %s", bytes / (gb ? 1073741824.0 : 1048576.0), gb ? "GiB" : "MiB");
+}
+
+/* The memory limit as the messages name it. */
+static void memory_limit_text(const nw_opt_t *opt, char *out, size_t len)
+{
+	char b[32];
+	bytes_text((double)max_memory(opt), b, sizeof b);
+	snprintf(out, len, "%s%s", opt->max_memory ? "--max-memory " : "three quarters of this "
+			   "machine's memory, ", b);
+}
+
 /* The reference residues all vs all may read. */
 static uint64_t ref_residue_cap(const nw_opt_t *opt)
 {
@@ -175,14 +191,12 @@ static int refs_fit(nw_reader_t *rr, int64_t nr, uint64_t cap, const nw_opt_t *o
 		return (int)more;
 	if (more == nr)
 		return 0;
-	const double mem = (double)max_memory(opt);
-	const int gb = mem >= 1073741824.0;
-	snprintf(err, errlen, "the references in '%s' need more memory than %s%.1f %s allows "
-			      "(--pairs all holds every reference, about %d bytes a residue; %lld "
-			      "records of %.3g residues read so far): raise --max-memory, or split the "
-			      "reference file and merge the outputs", nw_reader_path(rr),
-		 opt->max_memory ? "--max-memory " : "three quarters of this machine's memory, ",
-		 mem / (gb ? 1073741824.0 : 1048576.0), gb ? "GiB" : "MiB", NW_REF_BYTES_PER_RESIDUE,
+	char limit[96];
+	memory_limit_text(opt, limit, sizeof limit);
+	snprintf(err, errlen, "the references in '%s' need more memory than %s allows (--pairs all "
+			      "holds every reference, about %d bytes a residue; %lld records of %.3g "
+			      "residues read so far): raise --max-memory, or split the reference file "
+			      "and merge the outputs", nw_reader_path(rr), limit, NW_REF_BYTES_PER_RESIDUE,
 		 (long long)more, (double)nw_reader_pending_residues(rr));
 	return NW_ERR_MEMORY;
 }
@@ -191,15 +205,13 @@ static int refs_fit(nw_reader_t *rr, int64_t nr, uint64_t cap, const nw_opt_t *o
  * file does. */
 static int db_fits(const nw_db_info_t *db, const nw_opt_t *opt, char *err, size_t errlen)
 {
-	const double mem = (double)max_memory(opt);
-	if ((double)db->file_size <= mem)
+	if (db->file_size <= max_memory(opt))
 		return 0;
-	const int gb = mem >= 1073741824.0;
-	snprintf(err, errlen, "the database '%s' (%.1f %s) needs more memory than %s%.1f %s allows: "
-			      "raise --max-memory", opt->ref_path,
-		 (double)db->file_size / (gb ? 1073741824.0 : 1048576.0), gb ? "GiB" : "MiB",
-		 opt->max_memory ? "--max-memory " : "three quarters of this machine's memory, ",
-		 mem / (gb ? 1073741824.0 : 1048576.0), gb ? "GiB" : "MiB");
+	char limit[96], size[32];
+	memory_limit_text(opt, limit, sizeof limit);
+	bytes_text((double)db->file_size, size, sizeof size);
+	snprintf(err, errlen, "the database '%s' (%s) needs more memory than %s allows: raise "
+			      "--max-memory", opt->ref_path, size, limit);
 	return NW_ERR_MEMORY;
 }
 
