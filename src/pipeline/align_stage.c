@@ -232,13 +232,13 @@ static int scores(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		  const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		  char *err, size_t errlen)
 {
-	int ret = -1;
-	if (gpu_of(run)) {
-		ret = injected_failure("align", err, errlen);
-		if (ret == 0)
+	int ret = 0, on_gpu = gpu_of(run) != NULL;
+	if (on_gpu) {
+		if ((ret = injected_failure("align", err, errlen)) == 0)
 			ret = nw_gpu_align(run->gpu, p, qb, rb, pairs, n, res, err, errlen);
+		on_gpu = !cpu_takes_over(run, ret, err);
 	}
-	if (!gpu_of(run) || cpu_takes_over(run, ret, err))
+	if (!on_gpu)
 		ret = run_cpu(run, p, qb, rb, pairs, res, n, JOB_ALIGN, err, errlen);
 	for (int64_t k = 0; k < n; k++) {
 		res[k].n_cigar = 0;
@@ -256,8 +256,8 @@ static int paths(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 {
 	if (!gpu_of(run))
 		return run_cpu(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
-	int ret = injected_failure("paths", err, errlen);
-	if (ret == 0)
+	int ret;
+	if ((ret = injected_failure("paths", err, errlen)) == 0)
 		ret = nw_gpu_paths(run->gpu, p, qb, rb, pairs, n, res, err, errlen);
 	if (cpu_takes_over(run, ret, err)) {
 		for (int64_t k = 0; k < n; k++) { /* whatever the GPU left in them */
@@ -400,8 +400,7 @@ int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, 
 	int on_device = run->opt->top > 0 && gpu_of(run) && !run->opt->both_strands;
 	if (on_device) {
 		/* ranked on the device: only the kept results come back */
-		ret = injected_failure("top", err, errlen);
-		if (ret == 0)
+		if ((ret = injected_failure("top", err, errlen)) == 0)
 			ret = nw_gpu_top(run->gpu, &sp, qb, rb, run->cb->pairs, n, rb->n, run->opt->top,
 					 run->cb->top_pairs, run->cb->top_res, &n_out, err, errlen);
 		if (cpu_takes_over(run, ret, err)) {
