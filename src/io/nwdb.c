@@ -344,7 +344,7 @@ static int read_header(FILE *fp, const char *path, header_t *h, char *err, size_
 
 int nw_db_info(const char *path, nw_db_info_t *info, char *err, size_t errlen)
 {
-	header_t h;
+	header_t h = {0};
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
@@ -380,7 +380,7 @@ static int read_section(FILE *fp, uint64_t *pos, uint64_t offset, void *dst, uin
 
 int nw_db_load(const char *path, nw_batch_t *b, char *err, size_t errlen)
 {
-	header_t h;
+	header_t h = {0}; /* read_header may stop before the alphabet, which b takes below */
 	if (!little_endian()) {
 		snprintf(err, errlen, "database files are little-endian; this machine is not");
 		return NW_ERR_USAGE;

@@ -144,7 +144,7 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 /* ---------------------------------------------------------------- the references' memory */
 
 /* All vs all holds every reference in memory: about this many bytes a residue (the text
- * read and the packed batch; 2.5 measured with one 100 Mb DNA record, whole run). */
+ * read and the packed batch, with room to spare; RELIABILITY.md has the measurement). */
 #define NW_REF_BYTES_PER_RESIDUE 3
 
 /* --max-memory, or three quarters of the machine's memory. */
