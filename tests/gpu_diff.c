@@ -803,6 +803,69 @@ static void narrow_band_sets(scoring_t *S)
 	}
 }
 
+/* Reverse semiglobal passes whose cells fall far below -32768 (heavy mismatch and gap
+ * costs, reads of a few kilobases against windows around them, related and unrelated)
+ * while the forward score keeps them in 16-bit floored lanes (NW_CELL_FLOOR): the starts
+ * must equal the CPU engine's. Emulated, the set also checks that those lanes ran. */
+static void floor_sets(void)
+{
+	enum { CAP = 8000 };
+	static uint8_t a[CAP], b[CAP];
+	nw_scoring_t sc;
+	CHECK(nw_scoring_dna(&sc, 2, 10, 30, 20, err, sizeof err) == 0, "scoring: %s", err);
+	nw_align_params_t p = {NW_MODE_SEMIGLOBAL, &sc, 0, 0};
+	set_t s;
+	set_init(&s, NW_ALPHA_DNA);
+	const int emulated = emul.G != 0;
+	for (int i = 0; i < (emulated ? 4 : 24); i++) {
+		const uint32_t l = (uint32_t)rnd(3000, emulated ? 3600 : 4000), flank = l / 5;
+		rand_seq(a, l, 0);
+		uint32_t rl;
+		if (i % 2) { /* a window around a mutated copy */
+			rand_seq(b, flank, 0);
+			rl = flank + mutate(a, l, b + flank, CAP - 2 * flank, rnd(5, 40), 0);
+			rand_seq(b + rl, flank, 0);
+			rl += flank;
+		} else { /* unrelated */
+			rl = l + 2 * flank;
+			rand_seq(b, rl, 0);
+		}
+		set_add(&s, a, l, b, rl);
+	}
+	int64_t rev16 = -1;
+	emul.rev16 = emulated ? &rev16 : NULL;
+	run_set("floored 16-bit reverse semiglobal, dna 2/10 gaps 30/20", &s, &p);
+	if (emulated)
+		CHECK(rev16 == s.n, "floored 16-bit reverse semiglobal: %" PRId64 " of %" PRId64 " reverse problems in 16 bits",
+		      rev16, s.n);
+	emul.rev16 = NULL;
+	set_free(&s);
+}
+
+/* Linear gaps in the long kernel's 64-bit lanes, whose cell keeps F (the 32-bit lanes'
+ * linear cell has none): the banded reverse passes' staircase reads F from the bounds
+ * beside the band, which must be a lower bound there too. Emulated, one tile column. */
+static void long_wide_linear_sets(scoring_t *S)
+{
+	enum { CAP = 4000 };
+	static uint8_t a[CAP], b[CAP];
+	char label[160];
+	for (int m = 0; m < 2; m++) {
+		nw_align_params_t p = {m ? NW_MODE_SEMIGLOBAL : NW_MODE_LOCAL, &S->sc, 0, 0};
+		for (int x = 0; x < 4; x++) {
+			set_t s;
+			set_init(&s, S->sc.alphabet);
+			for (int i = 0; i < 12; i++)
+				add_pair(&s, (uint32_t)rnd(2, 1500), (uint32_t)rnd(2, 1500), S->kinds[i & 1], a, b, CAP);
+			emul = (nw_emul_shape_t){0, 0, -1, 1, NULL};
+			snprintf(label, sizeof label, "long kernel 64-bit, one tile column, %s %s gaps %d/%d", S->name,
+				 mode_name(p.mode), S->sc.gap_open, S->sc.gap_extend);
+			run_set(label, &s, &p);
+			set_free(&s);
+		}
+	}
+}
+
 /* --emulated: the random sets (smallest sizes) through the kernels' thread logic on the
  * host (nw_gpu_align_emulated), no device needed; each set takes one of the shapes below
  * in turn, so that every run covers batch groups from 1 to 32 threads, R from 8 to 32,
@@ -841,8 +904,14 @@ static int emulated_main(void)
 	if (scorings(S, 0))
 		for (int si = 0; si < 3; si += 2)
 			narrow_band_sets(&S[si]), long_prune_sets(&S[si], 1), long_band_sets(&S[si], 1);
-	if (scorings(S, 1)) /* linear gaps: the staircase's tagged rows */
+	if (scorings(S, 1)) { /* linear gaps: the staircase's tagged rows; in 64-bit lanes, F */
 		for (int si = 0; si < 3; si += 2) long_band_sets(&S[si], 1);
+		long_wide_linear_sets(&S[0]);
+	}
+	emul = (nw_emul_shape_t){4, 16, 0, 0, NULL};
+	floor_sets();
+	emul = (nw_emul_shape_t){1, 8, 0, 0, NULL};
+	floor_sets();
 	nw_workspace_free(ws);
 	return tu_finish("gpu_diff --emulated");
 }
@@ -881,6 +950,7 @@ int main(int argc, char **argv)
 				if (si != 1 && (gm == 0 || !quick)) long_hook_sets(&S[si], modes[m]);
 				if (si != 1 && m == 1 && quick < 2) long_prune_sets(&S[si], 0), long_band_sets(&S[si], 0);
 			}
+		if (gm == 0) floor_sets();
 		if (gm == 0 && quick < 2) {
 			char dir[1024];
 			const char *d = getenv("NW_DATA_DIR"), *top = getenv("top_srcdir");

@@ -134,12 +134,17 @@ NW_HD typename L::V nw_cell_x(typename L::V hd, typename L::V s, typename L::V e
  *    Ext (the affine recurrence with O = 0: E and F never exceed H), so
  *      H[i][j] = max(H[i-1][j-1] + s, H[i][j-1] - Ext, H[i-1][j] - Ext),
  *    e holds H[i][j-1] - Ext (in) / H[i][j] - Ext (out) and f is unused. Three operations,
- *    one of them on the chain down a thread's rows, and no F to pass between threads. */
-enum { NW_CELL_FIVE = 0, NW_CELL_FCHAIN = 1, NW_CELL_LINEAR = 2 };
+ *    one of them on the chain down a thread's rows, and no F to pass between threads.
+ *  NW_CELL_FLOOR: the five-operation form with H raised to at least lo: H = max(X, F, lo),
+ *    one three-way max instead of a two-way one. E and F then stay above lo - O - 2 Ext,
+ *    so 16-bit lanes cannot wrap however low the true values go. A raised cell is above
+ *    its true value, but below any value that can still reach the pass's target (see
+ *    nw_floor16 in gpu_plan.cu), so every cell at or above its target is exact. */
+enum { NW_CELL_FIVE = 0, NW_CELL_FCHAIN = 1, NW_CELL_LINEAR = 2, NW_CELL_FLOOR = 3 };
 
 template <class L, int CELL>
 NW_HD typename L::V nw_cell_rest(typename L::V x, typename L::V &e, typename L::V &f, typename L::V hup,
-				 typename L::V neg_oe, typename L::V neg_e)
+				 typename L::V neg_oe, typename L::V neg_e, typename L::V lo = 0)
 {
 	typedef typename L::V V;
 	if (CELL == NW_CELL_LINEAR) {
@@ -147,7 +152,7 @@ NW_HD typename L::V nw_cell_rest(typename L::V x, typename L::V &e, typename L::
 		e = L::add(hn, neg_e);
 		return hn;
 	}
-	V hn = L::max2(x, f);
+	V hn = CELL == NW_CELL_FLOOR ? L::max3(x, f, lo) : L::max2(x, f);
 	if (CELL == NW_CELL_FCHAIN) {
 		f = L::addmax(f, neg_e, L::add(x, neg_oe));
 		e = L::addmax(e, neg_e, L::add(hn, neg_oe));

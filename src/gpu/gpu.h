@@ -46,6 +46,7 @@ typedef struct {
 	int long_tc;   /* > 0: every problem through the long kernel instead, tiles of long_tc
 			* columns; -1: one tile column (the staircase's geometry) */
 	int long_wide; /* long kernel: 64-bit lanes even where 32 bits would do */
+	int64_t *rev16; /* if not NULL, gets the number of reverse problems run in 16-bit lanes */
 } nw_emul_shape_t;
 /* Scores and coordinates as nw_gpu_align gives them, without a device: the kernels'
  * thread logic replayed on the host (their scalar twin, for tests; slow). */

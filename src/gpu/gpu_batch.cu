@@ -79,6 +79,7 @@ static int nw_launch_kc(nw_gpu_t *g, nw_bparams_t *p, int si)
 	switch (nw_kclass(p->kind)) {
 	case NW_KC_LOCAL: return nw_launch_one<SC, R, NW_KC_LOCAL>(g, p, si);
 	case NW_KC_REVLOCAL: return nw_launch_one<SC, R, NW_KC_REVLOCAL>(g, p, si);
+	case NW_KC_REVSEMI: return nw_launch_one<SC, R, NW_KC_REVSEMI>(g, p, si);
 	default: return nw_launch_one<SC, R, NW_KC_LASTROW>(g, p, si);
 	}
 }
@@ -91,6 +92,7 @@ struct nw_occ_f {
 		switch (nw_kclass(kind)) {
 		case NW_KC_LOCAL: return nw_occ_one<SC, R, NW_KC_LOCAL>(g, G, ncodes);
 		case NW_KC_REVLOCAL: return nw_occ_one<SC, R, NW_KC_REVLOCAL>(g, G, ncodes);
+		case NW_KC_REVSEMI: return nw_occ_one<SC, R, NW_KC_REVSEMI>(g, G, ncodes);
 		default: return nw_occ_one<SC, R, NW_KC_LASTROW>(g, G, ncodes);
 		}
 	}

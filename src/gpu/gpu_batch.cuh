@@ -13,11 +13,13 @@
  * in global memory, so that warps that drew small items take more of them (the launch's
  * tail is the largest batch, not the unlucky sum of a static share).
  *
- * Reverse local problems carry a band of diagonals that holds every path of their target
- * score (src/band.h): each stripe then sweeps only the window of columns that its rows'
- * band needs, and whatever enters from outside the window is the score of a path of gaps
- * only, which is never above the true value (see nw_bthread::outside). The cells on the
- * band keep their values, so the cells that reach the target are found as before.
+ * Reverse problems carry a band of diagonals that holds every path of their target score
+ * (src/band.h): each stripe then sweeps only the window of columns that its rows' band
+ * needs, and whatever enters from outside the window is the score of a path of gaps only,
+ * which is never above the true value (see nw_bthread::outside). The cells on the band
+ * keep their values, so the cells that reach the target are found as before. Reverse
+ * semiglobal problems in 16-bit lanes also floor every H (NW_CELL_FLOOR, nw_floor16): their
+ * cells may fall far below -32768, but none of those can reach the target.
  *
  * With the profile scorer (nw_sc_prof) all items of a batch align one query: group 0
  * builds the stripe's profile in begin(), and a warp barrier separates that from the
@@ -44,10 +46,11 @@
 #define NW_SLOT_WORDS(ncap) (3 * ((int64_t)(ncap) + 1) + 2)
 
 /* Kernel classes: the template parameter that changes the inner loop. */
-enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2 };
+enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2, NW_KC_REVSEMI = 3, NW_KC_COUNT = 4 };
 static int nw_kclass(int kind)
 {
-	return kind == NW_DP_LOCAL ? NW_KC_LOCAL : kind == NW_DP_REV_LOCAL ? NW_KC_REVLOCAL : NW_KC_LASTROW;
+	return kind == NW_DP_LOCAL ? NW_KC_LOCAL : kind == NW_DP_REV_LOCAL ? NW_KC_REVLOCAL
+	     : kind == NW_DP_REV_SEMI ? NW_KC_REVSEMI : NW_KC_LASTROW;
 }
 
 static NW_HD void nw_make_sc(const nw_bparams_t &p, const int32_t *tab, nw_sc_fast *sc)
@@ -88,9 +91,10 @@ struct nw_bthread {
 	typedef typename L::V V;
 	enum { LANES = L::LANES };
 	static const bool RELU = KC == NW_KC_LOCAL;
-	static const bool TRACK = KC != NW_KC_LASTROW;
-	static const bool BAND = KC == NW_KC_REVLOCAL; /* column windows from the jobs' bands */
+	static const bool TRACK = KC == NW_KC_LOCAL || KC == NW_KC_REVLOCAL;
+	static const bool BAND = KC == NW_KC_REVLOCAL || KC == NW_KC_REVSEMI; /* column windows from the jobs' bands */
 	static const bool TOP0 = KC == NW_KC_LOCAL;    /* the top border is 0 (free end gaps) */
+	static const bool FLOOR = KC == NW_KC_REVSEMI && L::BITS == 16; /* H >= p.floor */
 
 	/* the group's item (lane 1 repeats lane 0 for one-lane types and single items) */
 	int t, G, SR;
@@ -100,6 +104,7 @@ struct nw_bthread {
 	nw_job_t jb[2];
 	nw_dp_rules ru;
 	int32_t O, E;
+	int32_t lo;     /* FLOOR: the floor of H; borders and outside values are raised to it */
 	V neg_oe, neg_e;
 	SC sc;
 	uint32_t *cols;  /* cols[j]: scorer word of column j */
@@ -109,7 +114,7 @@ struct nw_bthread {
 	int s;
 	int32_t i0;      /* padded index of my first row */
 	int32_t jlo, jhi; /* the stripe's columns (all of them without a band) */
-	nw_sweep<SC, R, RELU> sw;
+	nw_sweep<SC, R, RELU, FLOOR ? NW_CELL_FLOOR : NW_CELL_FIVE> sw;
 	nw_tracker<L, R, true, int32_t> tr;
 	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
 	/* next column's scorer word and border values, loaded one step ahead */
@@ -118,9 +123,10 @@ struct nw_bthread {
 	V top_h, top_step; /* thread 0 of stripe 0 (unless TOP0): H[0][j] of its next column, and
 			    * its change from one column to the next */
 
+	NW_HD int64_t raised(int64_t v) const { return FLOOR && v < lo ? lo : v; }
 	NW_HD int32_t lb(int32_t real) const
 	{
-		return real >= 1 ? (int32_t)nw_left_border(ru, O, E, real) : 0;
+		return real >= 1 ? (int32_t)raised(nw_left_border(ru, O, E, real)) : 0;
 	}
 	/* Codes of real row / column (1-based); -1 outside the problem. rcode always loads a
 	 * code of the problem (the index is clamped), so that stage_cols's loads need no
@@ -146,6 +152,8 @@ struct nw_bthread {
 		ru = nw_rules(p.kind);
 		O = p.O;
 		E = p.E;
+		lo = p.floor;
+		sw.lo = L::splat(lo);
 		neg_oe = L::splat(-(O + E));
 		neg_e = L::splat(-E);
 		item = item_ < p.n_items && p.items[item_].a >= 0 ? item_ : -1;
@@ -198,14 +206,15 @@ struct nw_bthread {
 		hi = (int32_t)h;
 	}
 	/* A value at most H[i][j] (padded row ip, column j >= 0) for cells outside the
-	 * window: the score of a path of gaps only from the origin (reverse local problems
-	 * have global borders), which the 16-bit bound of nw_fits already allows for. */
+	 * window: the score of a path of gaps only from the origin (reverse problems have
+	 * global borders), which the 16-bit bound of nw_fits allows for, or raised to the
+	 * floor. */
 	NW_HD V outside(int32_t ip, int32_t j) const
 	{
 		int64_t v[2];
 		for (int k = 0; k < 2; k++) {
 			const int64_t i = ip > P[k] ? (int64_t)ip - P[k] : 0;
-			v[k] = -(2 * (int64_t)O + (i + j) * E);
+			v[k] = raised(-(2 * (int64_t)O + (i + j) * E));
 		}
 		return L::pack2(v[0], v[1]);
 	}
@@ -271,7 +280,7 @@ struct nw_bthread {
 			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[2 * (jlo - 1)] : outside(i0 - 1, jlo - 1);
 		}
 		if (TRACK) tr.reset();
-		top_h = L::splat(nw_top_border(ru, O, E, jlo));
+		top_h = L::splat(raised(nw_top_border(ru, O, E, jlo)));
 		top_step = L::splat(ru.top_gap ? -E : 0);
 		cw_next = jhi >= jlo ? cols[jlo] : 0;
 		bh_next = bf_next = 0;
@@ -297,7 +306,7 @@ struct nw_bthread {
 		if (t == 0) {
 			if (!ABOVE || s == 0) {
 				hin = TOP0 ? L::splat(0) : top_h;
-				if (!TOP0) top_h = L::add(top_h, top_step);
+				if (!TOP0) top_h = FLOOR ? L::addmax(top_h, top_step, sw.lo) : L::add(top_h, top_step);
 				fin = L::add(hin, neg_oe);
 			} else {
 				hin = bh;

@@ -92,6 +92,7 @@ static void nw_emul_kc(const nw_bparams_t *p)
 	switch (nw_kclass(p->kind)) {
 	case NW_KC_LOCAL: nw_batch_emul<SC, R, NW_KC_LOCAL>(*p); break;
 	case NW_KC_REVLOCAL: nw_batch_emul<SC, R, NW_KC_REVLOCAL>(*p); break;
+	case NW_KC_REVSEMI: nw_batch_emul<SC, R, NW_KC_REVSEMI>(*p); break;
 	default: nw_batch_emul<SC, R, NW_KC_LASTROW>(*p); break;
 	}
 }
@@ -117,8 +118,9 @@ struct nw_emul_pass {
 	std::vector<nw_job_t> jobs;
 	std::vector<nw_dp_out> out;
 	std::vector<int32_t> tab;
+	int64_t n16; /* problems run in 16-bit lanes */
 
-	nw_emul_pass(const nw_scoring_t *sc_, int kind) : sc(sc_), ps(), tab(NW_TAB_DIM * NW_TAB_DIM)
+	nw_emul_pass(const nw_scoring_t *sc_, int kind) : sc(sc_), ps(), tab(NW_TAB_DIM * NW_TAB_DIM), n16(0)
 	{
 		ps.kind = kind;
 		nw_fill_table(sc, kind, tab.data());
@@ -151,6 +153,7 @@ void nw_emul_launch(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, int b
 	p.E = e.sc->gap_extend;
 	p.G = G;
 	p.ovf_limit = 32767 - (e.sc->max_score > 0 ? e.sc->max_score : 0) - 1;
+	p.floor = nw_floor16(e.sc);
 	p.ncodes = e.sc->n_codes;
 	for (const nw_item_t &it : items)
 		p.ncap = (int32_t)std::max<int64_t>(p.ncap, std::max(e.jobs[it.a].n, e.jobs[it.b].n));
@@ -208,6 +211,7 @@ void nw_emul_run(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, const nw
 		for (const nw_item_t &it : v) {
 			if (e.out[it.a].overflow) rejected.push_back(it.a);
 			if (it.b != it.a && e.out[it.b].overflow) rejected.push_back(it.b);
+			e.n16 += 1 + (it.b != it.a);
 		}
 	for (int32_t x : rejected) wide.push_back(nw_item_t{x, x});
 	nw_emul_launch(e, qc, rc, NW_BK_TAB32, G, R <= 8 ? 8 : 16, wide);
@@ -263,6 +267,7 @@ extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_
 		rv.add(b, fw.ps.fast[x], fw.out[x].score);
 	}
 	nw_emul_run(rv, qc.data(), rc.data(), *shape);
+	if (shape->rev16) *shape->rev16 = rv.n16;
 	for (int64_t k = 0; k < n; k++) {
 		if (fw_of[k] < 0) continue;
 		const size_t x = (size_t)fw_of[k];

@@ -113,9 +113,9 @@ typedef struct {
 	int64_t qbase, rbase;  /* code index of residue 0 of the sub-problem */
 	int64_t m, n;          /* rows (query), columns (reference) */
 	int32_t qstep, rstep;  /* +1, or -1 for a reversed prefix */
-	int32_t dlo, dhi;      /* reverse local: the diagonals j - i that hold every path of
-				* the target score (src/band.h); the batch kernel computes only
-				* a window of columns around them in each stripe */
+	int32_t dlo, dhi;      /* reverse passes: the diagonals j - i that hold every path
+				* of the target score (src/band.h); the batch kernel computes
+				* only a window of columns around them in each stripe */
 } nw_job_t;
 
 typedef struct {
@@ -132,7 +132,7 @@ struct nw_pass_t {
 	nw_hbuf_t hjobs, hout;
 	std::vector<uint8_t> fast;    /* both sequences 2-bit */
 	std::vector<uint32_t> qid;    /* problems of one id align the same query (profile) */
-	std::vector<int64_t> target;  /* reverse local: the forward score */
+	std::vector<int64_t> target;  /* reverse passes: the forward score */
 };
 
 /* Sort record of the planner (gpu_plan.cu). */
@@ -194,6 +194,8 @@ struct nw_plan_t {
 };
 
 bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits);
+/* The floor of H in 16-bit reverse semiglobal lanes (NW_CELL_FLOOR). */
+int32_t nw_floor16(const nw_scoring_t *sc);
 /* Plan the batch launches of the problems ids[0, n_ids) of ps at one width (16 bits, or 32 with
  * wide32) into sp.items and sp.launches; problems that need the next width go to sp.next.
  * prof_ok: table-scored 16-bit problems use the profile scorer. Safe on several host
@@ -228,7 +230,7 @@ struct nw_gpu_s {
 	nw_dbuf_t scratch[NW_STREAMS]; /* per side stream: launches in flight together */
 	nw_pass_t fw, rv;
 	nw_plan_t plan;
-	int occ[NW_BK_TYPES][7][3][3]; /* resident warps per SM: [type][R/4-2][class][log2(G/8)] */
+	int occ[NW_BK_TYPES][7][4][3]; /* resident warps per SM: [type][R/4-2][class][log2(G/8)] */
 	int occ_ncodes;                /* codes of the profile entries of occ */
 	cudaEvent_t ev[3]; /* kernel timing: start, end, and (NW_GPU_TIMING) a batch run's first upload */
 	bool ev_start;     /* the next batch launch records ev[0] on its stream, just before its kernel
@@ -277,6 +279,7 @@ typedef struct {
 	uint32_t fast_t0, fast_t1;  /* nw_sc_fast score bytes */
 	int32_t kind, O, E, G;
 	int32_t ovf_limit;          /* 16-bit local: a lane best >= this may have wrapped */
+	int32_t floor;              /* 16-bit reverse semiglobal: the floor of H (nw_floor16) */
 	uint32_t *scratch;          /* per group slot (NW_SLOT_WORDS): column words, border, 2 spare */
 	int64_t slot_words;
 	int32_t ncap;               /* largest n of the launch */

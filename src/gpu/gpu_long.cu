@@ -84,12 +84,12 @@ __global__ void __launch_bounds__(32 * NW_LONG_WARPS) nw_long_rows_kernel(nw_lpa
 	}
 }
 
-template <class V>
+template <class V, bool TAGGED>
 __global__ void nw_long_bound_kernel(const nw_lparams_t p)
 {
 	const int64_t stride = (int64_t)gridDim.x * blockDim.x, count = nw_long_bound_count(p);
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < count; x += stride)
-		nw_long_bound_fill<V>(p, x);
+		nw_long_bound_fill<V, TAGGED>(p, x);
 }
 
 /* ---------------------------------------------------------------- host side */
@@ -217,7 +217,7 @@ static int nw_long_go(nw_gpu_t *g, nw_lparams_t *p, nw_dp_out *out, float *ms)
 	NW_MARK_FIRST_KERNEL(g);
 	NW_CUDA_CHECK(g, cudaEventRecord(g->ev[0], g->stream));
 	if (nw_long_banded(p->kind)) {
-		nw_long_bound_kernel<V><<<4 * g->n_sm, 256, 0, g->stream>>>(*p);
+		nw_long_bound_kernel<V, T::TAGGED><<<4 * g->n_sm, 256, 0, g->stream>>>(*p);
 		NW_LAUNCH_CHECK(g);
 	}
 	if (diag) { /* anti-diagonals of tiles, a launch each */
@@ -321,7 +321,7 @@ static void nw_long_emul(nw_lparams_t *p, nw_dp_out *out)
 	p->corner = corner.data();
 	p->rowbest = rb.data();
 	if (nw_long_banded(p->kind))
-		for (int64_t x = 0; x < nw_long_bound_count(*p); x++) nw_long_bound_fill<V>(*p, x);
+		for (int64_t x = 0; x < nw_long_bound_count(*p); x++) nw_long_bound_fill<V, T::TAGGED>(*p, x);
 	std::vector<int32_t> ltab(NW_TAB_DIM * NW_LTAB_STRIDE); /* as nw_long_smem::load */
 	for (int x = 0; x < NW_TAB_DIM * NW_TAB_DIM; x++) ltab[nw_ltab_index(x)] = p->table[x];
 	for (int64_t d = 0; d < p->nti + p->ntj - 1; d++) {

@@ -16,13 +16,35 @@
 
 #include "gpu_internal.cuh"
 
+/* The lowest score a cell's operands reach below H (a substitution or pad score, a gap's
+ * open and extension). */
+static int64_t nw_below_h(const nw_scoring_t *sc)
+{
+	const int64_t O = sc->gap_open, E = sc->gap_extend;
+	const int64_t mins = sc->min_score < 0 ? sc->min_score : 0, pad = -(O + E + 1);
+	return std::min(mins, pad);
+}
+
+/* Floored lanes (NW_CELL_FLOOR) keep H >= this, so that H plus a substitution or pad
+ * score, E and F (at least H - O - Ext, each computed from a value one Ext above it) and
+ * the border values stay above -32768. */
+int32_t nw_floor16(const nw_scoring_t *sc)
+{
+	return (int32_t)(-32768 + sc->gap_open + 2 * (int64_t)sc->gap_extend - nw_below_h(sc) + 8);
+}
+
 bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits)
 {
 	const int64_t lim = bits == 16 ? 32767 : INT32_MAX, slack = 8;
 	const int64_t O = sc->gap_open, E = sc->gap_extend;
 	const int64_t maxs = sc->max_score > 0 ? sc->max_score : 0;
-	const int64_t mins = sc->min_score < 0 ? sc->min_score : 0, pad = -(O + E + 1);
-	const int64_t low = std::min(mins, pad);
+	const int64_t low = nw_below_h(sc);
+	/* Reverse semiglobal, 16 bits: H is floored (NW_CELL_FLOOR). A path takes every row and
+	 * a row adds at most maxs, so a cell that can still reach the target S holds at least
+	 * S - maxs * Mp; above the floor, such cells never take a raised value, and so keep
+	 * their true ones. */
+	if (kind == NW_DP_REV_SEMI && bits == 16)
+		return target - maxs * Mp > nw_floor16(sc) && maxs * std::min(Mp, N) + maxs <= lim - slack;
 	/* Lowest value of any cell, E or F (pad columns may go lower and wrap, harmlessly: they
 	 * never flow into real columns and no result reads them). Local: the floor at 0.
 	 * Forward semiglobal: row 0 is free, so H[i][j] >= -(O + i*E), a vertical gap down from
@@ -184,13 +206,14 @@ void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, i
 {
 	const int64_t SR = (int64_t)G * R;
 	const int bits = bk == NW_BK_TAB32 ? 32 : 16, gpw = 32 / G;
-	const bool prof = bk == NW_BK_PROF16, rev = ps.kind == NW_DP_REV_LOCAL;
+	const bool prof = bk == NW_BK_PROF16;
+	const bool rev_local = ps.kind == NW_DP_REV_LOCAL, rev_semi = ps.kind == NW_DP_REV_SEMI;
 	const nw_item_t empty = {-1, -1};
 	*ncap = 0;
 	for (size_t x = 0; x < n; x++) {
 		const int32_t a = kid[x].id;
 		const int64_t ma = nw_key_m(kid[x].key), na = nw_key_n(kid[x].key);
-		const int64_t ta = rev ? ps.target[a] : 0;
+		const int64_t ta = rev_local || rev_semi ? ps.target[a] : 0;
 		if (!nw_fits(ps.kind, sc, (ma + SR - 1) / SR * SR, na, ta, bits)) {
 			rejected.push_back(a);
 			continue;
@@ -203,7 +226,10 @@ void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, i
 			const int32_t b = kid[x + 1].id;
 			const int64_t mb = nw_key_m(kid[x + 1].key), nb = nw_key_n(kid[x + 1].key);
 			const int64_t mp2 = (std::max(ma, mb) + SR - 1) / SR * SR;
-			if (nw_fits(ps.kind, sc, mp2, std::max(na, nb), rev ? std::max(ta, ps.target[b]) : 0, 16)) {
+			/* the bounds of both lanes: the higher target (local: the best cell), the lower
+			 * (semiglobal: the floor) */
+			const int64_t tab = rev_local ? std::max(ta, ps.target[b]) : rev_semi ? std::min(ta, ps.target[b]) : 0;
+			if (nw_fits(ps.kind, sc, mp2, std::max(na, nb), tab, 16)) {
 				it.b = b, x++;
 				nmax = std::max(na, nb);
 			}
@@ -240,7 +266,7 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 	if (!n_ids) return 0;
 	uint32_t t0, t1;
 	const bool fast_ok = nw_fast_bytes(sc, ps.kind, &t0, &t1) != 0;
-	const bool band = ps.kind == NW_DP_REV_LOCAL; /* the kernel class with column windows */
+	const bool band = ps.kind == NW_DP_REV_LOCAL || ps.kind == NW_DP_REV_SEMI; /* kernel classes with column windows */
 
 	pl.kid.resize(n_ids);
 	for (size_t x = 0; x < n_ids; x++) {

@@ -257,6 +257,7 @@ struct nw_sweep {
 	V e[R];                  /* E[i][j+1] */
 	typename SC::Row q[R];   /* query residues of my rows */
 	V hdiag;                 /* H[first row - 1][last column done] */
+	V lo;                    /* NW_CELL_FLOOR: the floor of H */
 
 	/* One column: hup = H[i0-1][j], fin = F[i0][j]; returns H and F for the row below. */
 	NW_HD void step(const SC &sc, uint32_t colw, V hup, V fin, V neg_oe, V neg_e, V &hout,
@@ -279,7 +280,7 @@ struct nw_sweep {
 		}
 #pragma unroll
 		for (int r = 0; r < R; r++) {
-			h[r] = nw_cell_rest<L, CELL>(h[r], e[r], f, above, neg_oe, neg_e);
+			h[r] = nw_cell_rest<L, CELL>(h[r], e[r], f, above, neg_oe, neg_e, CELL == NW_CELL_FLOOR ? lo : V());
 			above = h[r];
 		}
 		hdiag = hup;

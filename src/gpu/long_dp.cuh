@@ -507,8 +507,9 @@ __device__ void nw_long_sweep(T &th, const nw_lparams_t &p, uint32_t *done, int6
  * than their true values). Tiles off the band are never computed, so a tile at the edge of
  * the band reads these bounds where its neighbour would have written: rowbuf[j] holds
  * H[m][j], colbuf[i] H[i][n] (each below every cell of its column or row: a path of gaps
- * from the origin), corner the lowest of them, and E and F a gap opening below. */
-template <class V>
+ * from the origin), corner the lowest of them, and E and F a gap opening below. TAGGED:
+ * the thread type's T::TAGGED, whose rowbuf has the writer's tag in place of F. */
+template <class V, bool TAGGED>
 NW_HD void nw_long_bound_fill(const nw_lparams_t &p, int64_t x)
 {
 	const nw_dp_rules ru = nw_rules(p.kind);
@@ -516,9 +517,10 @@ NW_HD void nw_long_bound_fill(const nw_lparams_t &p, int64_t x)
 	V *rowbuf = (V *)p.rowbuf, *colbuf = (V *)p.colbuf, *corner = (V *)p.corner;
 	if (x <= n) {
 		const int64_t h = nw_long_bound(ru, O, E, m, x);
-		/* the linear cell has no F; its staircase reads the slot as the writer's tag, and 0 is no
-		 * tile row's (nw_long_sweep) */
-		rowbuf[2 * x] = (V)h, rowbuf[2 * x + 1] = O == 0 ? 0 : (V)(h - O - E);
+		/* the tagged (linear 32-bit) cell has no F; its staircase reads the slot as the
+		 * writer's tag, and 0 is no tile row's (nw_long_sweep). Any other cell reads F there,
+		 * linear gaps in 64-bit lanes too. */
+		rowbuf[2 * x] = (V)h, rowbuf[2 * x + 1] = TAGGED ? 0 : (V)(h - O - E);
 	}
 	if (x <= p.Mp) {
 		const int64_t h = nw_long_bound(ru, O, E, x - p.P, n);
