@@ -62,17 +62,27 @@ static inline int64_t nw_band_diag_bound(int64_t M, int64_t O, int64_t E, int64_
 	return b;
 }
 
+/* The interval's ends by bisection (the bound is monotone on either side of the range),
+ * so that a band of thousands of diagonals costs a few dozen evaluations, not thousands:
+ * the GPU path driver asks for one per Myers-Miller half. */
 static inline void nw_band_diagonals(int64_t M, int64_t O, int64_t E, int64_t tb, int64_t te,
 				     int64_t m, int64_t n, int64_t S, int64_t *dlo, int64_t *dhi)
 {
 	const int64_t D = n - m;
-	int64_t lo = D < 0 ? D : 0, hi = D > 0 ? D : 0;
-	while (lo > -m && nw_band_diag_bound(M, O, E, tb, te, m, n, lo - 1) >= S)
-		lo--;
-	while (hi < n && nw_band_diag_bound(M, O, E, tb, te, m, n, hi + 1) >= S)
-		hi++;
-	*dlo = lo;
-	*dhi = hi;
+	int64_t a = -m, b = D < 0 ? D : 0; /* lowest: in [a, b], b always in */
+	while (a < b) {
+		const int64_t c = a + (b - a) / 2;
+		if (nw_band_diag_bound(M, O, E, tb, te, m, n, c) >= S) b = c;
+		else a = c + 1;
+	}
+	*dlo = b;
+	a = D > 0 ? D : 0, b = n; /* highest: in [a, b], a always in */
+	while (a < b) {
+		const int64_t c = b - (b - a) / 2;
+		if (nw_band_diag_bound(M, O, E, tb, te, m, n, c) >= S) a = c;
+		else b = c - 1;
+	}
+	*dhi = a;
 }
 
 #endif

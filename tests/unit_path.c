@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "cpu_align.h"
+#include "band.h"
 #include "cpu_isa.h"
 #include "nwalign.h"
 #include "path.h"
@@ -118,6 +119,27 @@ static void test_kinds(const nw_scoring_t *sc)
 	p.overlap = 0;
 	nw_gact_params(&p, &T, &O);
 	CHECK(T == 64 && O == 0, "tile 64 overlap 0 as given: %d %d", T, O);
+}
+
+/* nw_band_diagonals (bisection) against a scan outward, diagonal by diagonal, from the
+ * range [min(0, n - m), max(0, n - m)], for scores from far below to above the best. */
+static void test_band_diagonals(void)
+{
+	int64_t bad = 0, tried = 0;
+	for (int t = 0; t < 20000; t++) {
+		const int64_t M = rnd(-2, 11), O = rnd(0, 12), E = rnd(0, 4), m = rnd(0, 3000), n = rnd(0, 3000);
+		const int64_t tb = rnd(0, 1) ? O : 0, te = rnd(0, 1) ? O : 0;
+		const int64_t top = (M > 0 ? M : 0) * (m < n ? m : n);
+		const int64_t S = rnd(-(O + E) * (m + n) - 10, top + 5);
+		const int64_t D = n - m;
+		int64_t lo = D < 0 ? D : 0, hi = D > 0 ? D : 0, blo, bhi;
+		while (lo > -m && nw_band_diag_bound(M, O, E, tb, te, m, n, lo - 1) >= S) lo--;
+		while (hi < n && nw_band_diag_bound(M, O, E, tb, te, m, n, hi + 1) >= S) hi++;
+		nw_band_diagonals(M, O, E, tb, te, m, n, S, &blo, &bhi);
+		bad += blo != lo || bhi != hi;
+		tried++;
+	}
+	CHECK(bad == 0, "band diagonals: %" PRId64 " of %" PRId64 " differ from the scan", bad, tried);
 }
 
 static void test_split(void)
@@ -649,6 +671,7 @@ int main(void)
 		return 1;
 	}
 	test_kinds(&dna);
+	test_band_diagonals();
 	test_split();
 	test_state(&dna);
 	test_finish(&dna);

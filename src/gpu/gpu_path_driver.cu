@@ -346,20 +346,32 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 		nw_mm_band(all.back(), v, sc, false);
 	}
 	/* the pieces are emitted in node order, so batches must follow it: keep every batch's
-	 * runs until its turn comes (batches are in node order too) */
+	 * runs until its turn comes (batches are in node order too). A span's nodes are
+	 * adjacent (each level puts a node's pieces where it was) and touch only its result,
+	 * so the spans of a stretch are emitted side by side on host threads. */
 	size_t next_node = 0;
+	std::vector<size_t> seg;
 	auto emit_until = [&](size_t stop, size_t base) -> int {
-		for (; next_node < stop; next_node++) {
-			const nw_mm_node &v = cur[next_node];
-			nw_result_t *r = &res[sp[v.span].k];
-			int ret = 0;
-			if (v.emit_ii) ret = nw_cigar_push(r, NW_CIGAR_I, 2);
-			else if (v.n == 0) ret = v.m ? nw_cigar_push(r, NW_CIGAR_I, v.m) : 0;
-			else if (v.m == 0) ret = nw_cigar_push(r, NW_CIGAR_D, v.n);
-			else ret = nw_take_runs(x, job_of[next_node] - (int64_t)base, r);
-			if (ret < 0) return ret;
-		}
-		return 0;
+		seg.clear();
+		for (size_t a = next_node; a < stop; a++)
+			if (a == next_node || cur[a].span != cur[a - 1].span) seg.push_back(a);
+		seg.push_back(stop);
+		auto emit_span = [&](size_t, size_t z, unsigned) -> int {
+			for (size_t a = seg[z]; a < seg[z + 1]; a++) {
+				const nw_mm_node &v = cur[a];
+				nw_result_t *r = &res[sp[v.span].k];
+				int ret = 0;
+				if (v.emit_ii) ret = nw_cigar_push(r, NW_CIGAR_I, 2);
+				else if (v.n == 0) ret = v.m ? nw_cigar_push(r, NW_CIGAR_I, v.m) : 0;
+				else if (v.m == 0) ret = nw_cigar_push(r, NW_CIGAR_D, v.n);
+				else ret = nw_take_runs(x, job_of[a] - (int64_t)base, r);
+				if (ret < 0) return ret;
+			}
+			return 0;
+		};
+		const int ret = nw_parallel_take(0, seg.size() - 1, emit_span);
+		next_node = stop;
+		return ret;
 	};
 	std::vector<size_t> node_of_job;
 	for (size_t a = 0; a < cur.size(); a++)
