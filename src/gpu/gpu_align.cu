@@ -77,9 +77,10 @@ static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)
  * ones before it are planned, so that the GPU starts on the first while the host plans the
  * rest (planning a million problems on one thread takes about as long as their kernels).
  * Smaller slices start the GPU sooner but each adds launches and their tails; a batch of
- * short pairs (--batch-size, 262,144 records by default) stays one slice. Problems of more than NW_SLICE_BIG times the
- * mean cells make a first slice of their own: a warp takes a problem, so the largest ones
- * must start first, or the last slice's would end the run alone. */
+ * short pairs (--batch-size, 262,144 records by default) stays one slice. Problems of
+ * more than NW_SLICE_BIG times the mean cells make a first slice of their own: a warp
+ * takes a problem, so the largest ones must start first, or the last slice's would end
+ * the run alone. */
 #define NW_SLICE_PROBLEMS ((size_t)1 << 18)
 #define NW_SLICE_BIG 8
 
