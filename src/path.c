@@ -147,25 +147,18 @@ void nw_gact_end(nw_gact_t *g, nw_result_t *res)
 
 /* ---------------------------------------------------------------- Myers-Miller split */
 
-void nw_mm_split_scan(const int64_t *HF, const int64_t *FF, const int64_t *HR, const int64_t *FR,
-		      int64_t n, int64_t lo, int64_t hi, int64_t gap_open, int64_t *best,
-		      int64_t *split, int *through_gap)
-{
-	for (int64_t j = lo; j <= hi; j++) {
-		int64_t node = HF[j] + HR[n - j], gap = FF[j] + FR[n - j] + gap_open;
-		if (node > *best)
-			*best = node, *split = j, *through_gap = 0;
-		if (gap > *best)
-			*best = gap, *split = j, *through_gap = 1;
-	}
-}
-
 int64_t nw_mm_split(const int64_t *HF, const int64_t *FF, const int64_t *HR, const int64_t *FR,
 		    int64_t n, int64_t gap_open, int *through_gap)
 {
 	int64_t best = INT64_MIN, split = 0;
 	*through_gap = 0;
-	nw_mm_split_scan(HF, FF, HR, FR, n, 0, n, gap_open, &best, &split, through_gap);
+	for (int64_t j = 0; j <= n; j++) {
+		int64_t node = HF[j] + HR[n - j], gap = FF[j] + FR[n - j] + gap_open;
+		if (node > best)
+			best = node, split = j, *through_gap = 0;
+		if (gap > best)
+			best = gap, split = j, *through_gap = 1;
+	}
 	return split;
 }
 

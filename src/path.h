@@ -110,20 +110,14 @@ void nw_gact_end(nw_gact_t *g, nw_result_t *res);
 int nw_gact_too_short(const nw_align_params_t *p, int64_t path_score, int64_t opt);
 
 /* ---------------------------------------------------------------- Myers-Miller split
- * Shared by the CPU recursion (cpu_path.c) and the GPU's breadth-first one, so that both
- * split every sub-problem at the same place. HF, FF: row mid of the upper half (H, and
- * ending in a vertical gap), HR, FR: the same for the reversed lower half, n + 1 entries
- * each (HR[n - j] pairs with HF[j]). Returns the column and sets *through_gap. First
- * best j wins; at one j the node wins over the gap. */
+ * The CPU recursion's (cpu_path.c); the GPU's breadth-first one splits on the device by
+ * the same rule (src/gpu/path_dp.cuh, nw_psplit), so that both split every sub-problem at
+ * the same place. HF, FF: row mid of the upper half (H, and ending in a vertical gap), HR,
+ * FR: the same for the reversed lower half, n + 1 entries each (HR[n - j] pairs with
+ * HF[j]). Returns the column and sets *through_gap. First best j wins; at one j the node
+ * wins over the gap. */
 int64_t nw_mm_split(const int64_t *HF, const int64_t *FF, const int64_t *HR, const int64_t *FR,
 		    int64_t n, int64_t gap_open, int *through_gap);
-/* The same scan over the columns [lo, hi] alone (only those entries are read), carrying
- * the best so far (*best: INT64_MIN before the first range) and its column and kind:
- * ranges scanned in increasing order give nw_mm_split's answer over their union, for
- * halves whose other columns are known to be lower (outside their bands). */
-void nw_mm_split_scan(const int64_t *HF, const int64_t *FF, const int64_t *HR, const int64_t *FR,
-		      int64_t n, int64_t lo, int64_t hi, int64_t gap_open, int64_t *best,
-		      int64_t *split, int *through_gap);
 
 /* ---------------------------------------------------------------- checks
  * After an engine filled res->cigar (path_kind set) over the span in res: rescore the

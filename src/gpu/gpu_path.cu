@@ -135,6 +135,41 @@ __global__ void nw_path_pack_kernel(nw_pparams p, const int64_t *packed, uint32_
 	}
 }
 
+/* The Myers-Miller splits of a last-row batch, a warp a node (path_dp.cuh): each lane's
+ * best over every 32nd column, merged across the warp. */
+__global__ void nw_path_split_kernel(nw_pparams p, int64_t nodes, nw_psplit *out)
+{
+	const int lane = threadIdx.x & 31;
+	for (int64_t z = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; z < nodes;
+	     z += (int64_t)gridDim.x * blockDim.x / 32) {
+		nw_psplit b = nw_psplit_lane(p.jobs[2 * z], p.jobs[2 * z + 1], p.lastrow, p.O, p.E, lane, 32);
+		for (int off = 16; off > 0; off >>= 1) {
+			nw_psplit o;
+			o.v = __shfl_xor_sync(0xffffffffu, b.v, off);
+			o.col = __shfl_xor_sync(0xffffffffu, b.col, off);
+			o.up = __shfl_xor_sync(0xffffffffu, b.up, off);
+			o.down = __shfl_xor_sync(0xffffffffu, b.down, off);
+			o.gap = __shfl_xor_sync(0xffffffffu, b.gap, off);
+			o.pad_ = 0;
+			if (nw_psplit_before(o, b)) b = o;
+		}
+		if (lane == 0) out[z] = b;
+	}
+}
+
+/* The same on the host: the 32 lanes' bests, merged in lane order. */
+static void nw_path_split_emulate(const nw_pparams &p, int64_t nodes, nw_psplit *out)
+{
+	for (int64_t z = 0; z < nodes; z++) {
+		nw_psplit b = nw_psplit_lane(p.jobs[2 * z], p.jobs[2 * z + 1], p.lastrow, p.O, p.E, 0, 32);
+		for (int lane = 1; lane < 32; lane++) {
+			const nw_psplit o = nw_psplit_lane(p.jobs[2 * z], p.jobs[2 * z + 1], p.lastrow, p.O, p.E, lane, 32);
+			if (nw_psplit_before(o, b)) b = o;
+		}
+		out[z] = b;
+	}
+}
+
 /* The traces of the group shapes' problems (thin problems trace in their own kernel). */
 __global__ void nw_path_trace_kernel(nw_pparams p)
 {
@@ -369,10 +404,11 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	}
 	for (int sh = NW_PATH_SHAPES; sh < NW_PATH_ALL_SHAPES && trace; sh++) /* thin: a warp's words interleave */
 		dirw += nw_thin_layout(x.jobs, ids.data() + first[sh], first[sh + 1] - first[sh], dirw);
-	/* (on a device, the runs come back packed: see below) */
-	if (!x.rows.resize((size_t)outi) || /* every entry is written: column 0 and the windows */
+	/* (on a device, the runs come back packed and the last rows stay there: see below) */
+	const int64_t nodes = trace ? 0 : n / 2;
+	if (!x.rows.resize(x.g ? 0 : (size_t)outi) || /* every entry is written: column 0 and the windows */
 	    !x.runs.resize(trace && !x.g ? (size_t)runw : 0) || !x.n_runs.assign(trace ? (size_t)n : 0, 0) ||
-	    !x.corner.assign(trace ? 2 * (size_t)n : 0, 0))
+	    !x.corner.assign(trace ? 2 * (size_t)n : 0, 0) || !x.splits.resize((size_t)nodes))
 		return NW_ERR_MEMORY;
 	nw_pparams p;
 	memset(&p, 0, sizeof p);
@@ -394,6 +430,7 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 		p.runs = x.runs.data();
 		p.n_runs = x.n_runs.data();
 		nw_path_emulate(p, ids, first);
+		if (!trace) nw_path_split_emulate(p, nodes, x.splits.data());
 		return 0;
 	}
 	nw_gpu_t *g = x.g;
@@ -432,15 +469,17 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	const int64_t n_stair = (int64_t)stair_ids.size();
 	const size_t bj = (size_t)n * sizeof(nw_pjob), bd = 4 * (size_t)dirw, br = 4 * (size_t)rowi,
 		     bu = 4 * (size_t)runw, bn = 4 * (size_t)n, bc = 8 * (size_t)n, bi = 4 * (size_t)n,
-		     bo = 4 * (size_t)outi, bf = 4 * ((size_t)flagw + 4), bt = sizeof(nw_stair_ticket) * tickets.size();
+		     bo = 4 * (size_t)outi, bf = 4 * ((size_t)flagw + 4), bt = sizeof(nw_stair_ticket) * tickets.size(),
+		     bs = sizeof(nw_psplit) * (size_t)nodes;
 	/* one device buffer: jobs | ids | table | counters | n_runs | corner | rows | runs | dirs |
-	 * last rows | staircase counters (4) and done[] | tickets */
+	 * last rows | staircase counters (4) and done[] | tickets | splits */
 	const size_t o_ids = (bj + 15) & ~(size_t)15, o_tab = (o_ids + bi + 15) & ~(size_t)15, o_cnt = o_tab + 4096,
 		     o_nr = o_cnt + 4 * NW_PATH_ALL_SHAPES,
 		     o_co = (o_nr + bn + 15) & ~(size_t)15, o_rows = (o_co + bc + 15) & ~(size_t)15,
 		     o_runs = (o_rows + br + 15) & ~(size_t)15, o_dirs = (o_runs + bu + 15) & ~(size_t)15,
 		     o_out = (o_dirs + bd + 15) & ~(size_t)15, o_flags = (o_out + bo + 15) & ~(size_t)15,
-		     o_tick = (o_flags + bf + 15) & ~(size_t)15, total = o_tick + bt + 16;
+		     o_tick = (o_flags + bf + 15) & ~(size_t)15, o_split = (o_tick + bt + 15) & ~(size_t)15,
+		     total = o_split + bs + 16;
 	NW_TRY(nw_dbuf_reserve(g, &g->pbuf, total));
 	char *d = (char *)g->pbuf.p;
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d, x.jobs.data(), bj, cudaMemcpyHostToDevice, g->stream));
@@ -544,8 +583,12 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 		if (!x.runs.resize((size_t)used)) return NW_ERR_MEMORY;
 		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.runs.data(), druns, 4 * (size_t)used, cudaMemcpyDeviceToHost, g->stream));
 		for (int64_t k = 0; k < n; k++) x.jobs[k].run_off = packed[k];
-	} else {
-		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.rows.data(), p.lastrow, bo, cudaMemcpyDeviceToHost, g->stream));
+	} else if (nodes) { /* the splits alone come back, not the rows */
+		nw_psplit *dsplit = (nw_psplit *)(d + o_split);
+		const int64_t sb = std::min<int64_t>((nodes + NW_PATH_BLOCK / 32 - 1) / (NW_PATH_BLOCK / 32), (int64_t)g->n_sm * 8);
+		nw_path_split_kernel<<<(unsigned)sb, NW_PATH_BLOCK, 0, g->stream>>>(p, nodes, dsplit);
+		NW_LAUNCH_CHECK(g);
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(x.splits.data(), dsplit, bs, cudaMemcpyDeviceToHost, g->stream));
 	}
 	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
 	float t = 0;

@@ -65,11 +65,13 @@ template <class T> struct nw_hbuf {
 struct nw_path_host {
 	nw_hbuf<uint32_t> runs;
 	nw_hbuf<int32_t> n_runs, rows, corner;
+	nw_hbuf<nw_psplit> splits;
 };
 
 /* Where the batch runs: the device (g) or the host emulation (g == NULL). */
 struct nw_pexec {
-	explicit nw_pexec(nw_path_host &h) : runs(h.runs), n_runs(h.n_runs), rows(h.rows), corner(h.corner) {}
+	explicit nw_pexec(nw_path_host &h)
+		: runs(h.runs), n_runs(h.n_runs), rows(h.rows), corner(h.corner), splits(h.splits) {}
 	nw_gpu_t *g;
 	const uint8_t *qcodes, *rcodes;   /* device codes, or host codes when emulated */
 	const int64_t *qoff, *roff;       /* host: first code of each sequence */
@@ -78,7 +80,8 @@ struct nw_pexec {
 	/* outputs of the last batch, on the host */
 	std::vector<nw_pjob> jobs;
 	nw_hbuf<uint32_t> &runs;
-	nw_hbuf<int32_t> &n_runs, &rows, &corner;
+	nw_hbuf<int32_t> &n_runs, &rows, &corner; /* rows: the last rows, emulated only */
+	nw_hbuf<nw_psplit> &splits;               /* last-row batches: node z's split (path_dp.cuh) */
 	/* emulation: host buffers */
 	std::vector<uint32_t> hdirs;
 	size_t budget;                    /* bytes a batch may use on the device */
@@ -105,7 +108,9 @@ void nw_pick_shape(nw_pjob &j, int force_g, const nw_scoring_t *sc, int thin_wma
 /* Bytes of device memory a problem needs. */
 size_t nw_pjob_bytes(const nw_pjob &j, bool trace);
 
-/* Lay out jobs[0..n) (offsets), run them, bring the outputs back into x. */
+/* Lay out jobs[0..n) (offsets), run them, bring the outputs back into x: a trace batch's
+ * runs; a last-row batch's splits, its jobs being the pairs of halves of n / 2 nodes
+ * (path_dp.cuh). */
 int nw_pexec_run(nw_pexec &x, bool trace);
 /* The device's path host buffers, made on first use; NULL when out of memory. */
 nw_path_host *nw_path_host_of(nw_gpu_t *g);

@@ -230,36 +230,6 @@ static void nw_mm_band(nw_pjob &j, const nw_mm_node &v, const nw_scoring_t *sc, 
 	j.dir_words = nw_pdir_words(j);
 }
 
-/* Row m of a last-row job: column 0 and the columns [*lo, *hi] that its last stripe
- * computed (path_dp.cuh's nw_plast_*) into H[c] and F[c]; the other entries are left
- * alone: they lie off the band, below every real value. */
-static void nw_lastrow(const nw_pexec &x, const nw_pjob &j, int64_t *H, int64_t *F, int32_t *lo, int32_t *hi)
-{
-	nw_pwindow(j, nw_pstripes(j) - 1, lo, hi);
-	const int32_t *h = x.rows.data() + j.out_off, *f = h + nw_plast_stride(*lo, *hi);
-	H[0] = h[0], F[0] = f[0];
-	for (int32_t c = *lo; c <= *hi; c++) H[c] = h[nw_plast_at(c, *lo)], F[c] = f[nw_plast_at(c, *lo)];
-}
-
-/* nw_mm_split over the columns where both halves hold a value: HF at 0 and [flo, fhi],
- * HR[n - c] at n - c = 0 and [rlo, rhi]; every other column sums values off a band,
- * lower than any real one. In increasing order, as nw_mm_split scans. */
-static int64_t nw_mm_split_bands(const int64_t *HF, const int64_t *FF, const int64_t *HR, const int64_t *FR,
-				 int64_t n, int32_t flo, int32_t fhi, int32_t rlo, int32_t rhi, int64_t O,
-				 int *gap)
-{
-	int64_t best = INT64_MIN, split = 0;
-	*gap = 0;
-	const int64_t lo = std::max<int64_t>(std::max<int64_t>(flo, n - rhi), 1);
-	const int64_t hi = std::min<int64_t>(std::min<int64_t>(fhi, n - rlo), n - 1);
-	if (n == 0 || (n >= rlo && n <= rhi)) /* column 0 pairs with HR[n] */
-		nw_mm_split_scan(HF, FF, HR, FR, n, 0, 0, O, &best, &split, gap);
-	if (lo <= hi) nw_mm_split_scan(HF, FF, HR, FR, n, lo, hi, O, &best, &split, gap);
-	if (n > 0 && n >= flo && n <= fhi) /* column n pairs with HR[0] */
-		nw_mm_split_scan(HF, FF, HR, FR, n, n, n, O, &best, &split, gap);
-	return split;
-}
-
 static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, const nw_scoring_t *sc)
 {
 	const int32_t O = sc->gap_open, X = sc->gap_extend;
@@ -271,7 +241,6 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 		return !v.emit_ii && v.m >= 2 && v.n >= 1 && (v.m + 1) * (v.n + 1) > leaf;
 	};
 	std::vector<nw_pjob> all;
-	std::vector<std::vector<int64_t> > rowsw(NW_PATH_HOST_THREADS); /* per host thread */
 	for (;;) {
 		all.clear();
 		for (const nw_mm_node &v : cur) {
@@ -287,25 +256,14 @@ static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_resul
 		/* results per split node, in order: [2 * x] forward, [2 * x + 1] reverse */
 		std::vector<int64_t> split_col(all.size() / 2), split_up(all.size() / 2), split_down(all.size() / 2);
 		std::vector<int> split_gap(all.size() / 2);
-		NW_TRY(nw_run_batches(x, all, false, 2, true, [&](size_t b, size_t k, unsigned w) {
+		NW_TRY(nw_run_batches(x, all, false, 2, false, [&](size_t b, size_t k, unsigned) {
 			if (k % 2 == 0) return 0; /* batches start at even indices: k - 1 is the forward half */
-			const nw_pjob &f = x.jobs[k - 1], &r = x.jobs[k];
-			const int64_t n = f.n;
-			std::vector<int64_t> &v = rowsw[w];
-			v.resize(4 * (size_t)(n + 1));
-			int64_t *HF = v.data(), *FF = HF + n + 1, *HR = FF + n + 1, *FR = HR + n + 1;
-			int32_t flo, fhi, rlo, rhi;
-			nw_lastrow(x, f, HF, FF, &flo, &fhi);
-			nw_lastrow(x, r, HR, FR, &rlo, &rhi);
-			int gap = 0;
-			const int64_t c = nw_mm_split_bands(HF, FF, HR, FR, n, flo, fhi, rlo, rhi, O, &gap);
+			const nw_psplit &sp = x.splits[k / 2];
 			const size_t z = (b + k) / 2;
-			split_col[z] = c;
-			split_gap[z] = gap;
-			/* the halves' optima (cpu_path.c's mm): at a node, H on both sides; through a
-			 * vertical gap, each half ends in it with its open waived */
-			split_up[z] = gap ? FF[c] + X + O : HF[c];
-			split_down[z] = gap ? FR[n - c] + X + O : HR[n - c];
+			split_col[z] = sp.col;
+			split_gap[z] = sp.gap;
+			split_up[z] = sp.up;
+			split_down[z] = sp.down;
 			return 0;
 		}));
 		if (x.timing)

@@ -105,6 +105,59 @@ NW_HD int64_t nw_plast_entries(const nw_pjob &jb)
 	return 2 * (int64_t)nw_plast_stride(lo, hi);
 }
 
+/* ---------------------------------------------------------------- Myers-Miller splits
+ * A level's last-row problems come in pairs: 2z, the upper half of node z (forward), and
+ * 2z + 1, its lower half reversed. The split is src/path.h's nw_mm_split over the columns
+ * where both halves hold a value: the upper half's row at column 0 and its window
+ * [flo, fhi], the reversed half's at n - j = 0 and [rlo, rhi]; every other column sums
+ * values off a band, lower than any real one. Its scan takes the first best column, and
+ * the node before the gap at one column: here, the highest sum, then the smallest column,
+ * then the node, a total order, so the lanes of a warp may each take every lanes-th
+ * column and merge their bests in any order. up and down are the halves' optima (as
+ * cpu_path.c's mm: at a node, H on both sides; through a vertical gap, each half ends in
+ * it with its open waived). */
+struct nw_psplit {
+	int64_t v;        /* the best sum; INT64_MIN: none yet */
+	int64_t col;      /* its column */
+	int64_t up, down; /* the halves' optima */
+	int32_t gap;      /* 1: through a vertical gap */
+	int32_t pad_;
+};
+
+NW_HD bool nw_psplit_before(const nw_psplit &a, const nw_psplit &b)
+{
+	return a.v > b.v || (a.v == b.v && (a.col < b.col || (a.col == b.col && a.gap < b.gap)));
+}
+
+/* This lane's best over its share of node z's columns (lane, lanes: every lanes-th). */
+NW_HD nw_psplit nw_psplit_lane(const nw_pjob &f, const nw_pjob &r, const int32_t *lastrow, int32_t O,
+			       int32_t X, int lane, int lanes)
+{
+	int32_t flo, fhi, rlo, rhi;
+	nw_pwindow(f, nw_pstripes(f) - 1, &flo, &fhi);
+	nw_pwindow(r, nw_pstripes(r) - 1, &rlo, &rhi);
+	const int32_t *hf = lastrow + f.out_off, *ff = hf + nw_plast_stride(flo, fhi);
+	const int32_t *hr = lastrow + r.out_off, *fr = hr + nw_plast_stride(rlo, rhi);
+	const int64_t n = f.n;
+	nw_psplit best;
+	best.v = INT64_MIN, best.col = 0, best.up = best.down = 0, best.gap = 0, best.pad_ = 0;
+	auto see = [&](int64_t j) {
+		const int64_t a = nw_plast_at((int32_t)j, flo), b = nw_plast_at((int32_t)(n - j), rlo);
+		nw_psplit c;
+		c.col = j, c.pad_ = 0;
+		c.v = (int64_t)hf[a] + hr[b], c.gap = 0, c.up = hf[a], c.down = hr[b];
+		if (nw_psplit_before(c, best)) best = c;
+		c.v = (int64_t)ff[a] + fr[b] + O, c.gap = 1, c.up = (int64_t)ff[a] + X + O, c.down = (int64_t)fr[b] + X + O;
+		if (nw_psplit_before(c, best)) best = c;
+	};
+	if (lane == 0 && (n == 0 || (n >= rlo && n <= rhi))) see(0); /* column 0 pairs with HR[n] */
+	const int64_t lo0 = flo > n - rhi ? flo : n - rhi, hi0 = fhi < n - rlo ? fhi : n - rlo;
+	const int64_t lo = lo0 > 1 ? lo0 : 1, hi = hi0 < n - 1 ? hi0 : n - 1;
+	for (int64_t j = lo + lane; j <= hi; j += lanes) see(j);
+	if (lane == 0 && n > 0 && n >= flo && n <= fhi) see(n); /* column n pairs with HR[0] */
+	return best;
+}
+
 /* sum over s < c of min(cap, a + s d) and of max(fl, a + s d), d > 0: the windows' ends
  * summed in closed form, since the host sizes and orders a million problems at a time. */
 NW_HD int64_t nw_psum_min(int64_t a, int64_t d, int64_t c, int64_t cap)
