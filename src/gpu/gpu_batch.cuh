@@ -46,7 +46,7 @@
 #define NW_SLOT_WORDS(ncap) (3 * ((int64_t)(ncap) + 1) + 2)
 
 /* Kernel classes: the template parameter that changes the inner loop. */
-enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2, NW_KC_REVSEMI = 3, NW_KC_COUNT = 4 };
+enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2, NW_KC_REVSEMI = 3 };
 static int nw_kclass(int kind)
 {
 	return kind == NW_DP_LOCAL ? NW_KC_LOCAL : kind == NW_DP_REV_LOCAL ? NW_KC_REVLOCAL

@@ -230,7 +230,7 @@ struct nw_gpu_s {
 	nw_dbuf_t scratch[NW_STREAMS]; /* per side stream: launches in flight together */
 	nw_pass_t fw, rv;
 	nw_plan_t plan;
-	int occ[NW_BK_TYPES][7][4][3]; /* resident warps per SM: [type][R/4-2][class][log2(G/8)] */
+	int occ[NW_BK_TYPES][7][4][3]; /* resident warps per SM: [type][R/4-2][class NW_KC_*][log2(G/8)] */
 	int occ_ncodes;                /* codes of the profile entries of occ */
 	cudaEvent_t ev[3]; /* kernel timing: start, end, and (NW_GPU_TIMING) a batch run's first upload */
 	bool ev_start;     /* the next batch launch records ev[0] on its stream, just before its kernel
