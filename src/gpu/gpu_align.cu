@@ -136,8 +136,7 @@ static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *
 		p.O = sc->gap_open;
 		p.E = sc->gap_extend;
 		p.G = l.G;
-		p.ovf_limit = 32767 - (sc->max_score > 0 ? sc->max_score : 0) - 1;
-		p.floor = nw_floor16(sc);
+		nw_bparams_limits(sc, &p);
 		p.ncap = l.ncap;
 		p.ncodes = sc->n_codes;
 		p.counter = counters + x;

@@ -152,8 +152,7 @@ void nw_emul_launch(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, int b
 	p.O = e.sc->gap_open;
 	p.E = e.sc->gap_extend;
 	p.G = G;
-	p.ovf_limit = 32767 - (e.sc->max_score > 0 ? e.sc->max_score : 0) - 1;
-	p.floor = nw_floor16(e.sc);
+	nw_bparams_limits(e.sc, &p);
 	p.ncodes = e.sc->n_codes;
 	for (const nw_item_t &it : items)
 		p.ncap = (int32_t)std::max<int64_t>(p.ncap, std::max(e.jobs[it.a].n, e.jobs[it.b].n));

@@ -194,8 +194,6 @@ struct nw_plan_t {
 };
 
 bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits);
-/* The floor of H in 16-bit reverse semiglobal lanes (NW_CELL_FLOOR). */
-int32_t nw_floor16(const nw_scoring_t *sc);
 /* Plan the batch launches of the problems ids[0, n_ids) of ps at one width (16 bits, or 32 with
  * wide32) into sp.items and sp.launches; problems that need the next width go to sp.next.
  * prof_ok: table-scored 16-bit problems use the profile scorer. Safe on several host
@@ -292,6 +290,10 @@ typedef struct {
 #define NW_R16_LIST {8, 12, 16, 20, 24, 32}
 #define NW_R32_LIST {8, 16}
 #define NW_RPROF_LIST {8, 16, 24, 32} /* and G in {8, 16, 32}: see nw_sc_prof */
+
+/* The 16-bit lanes' limits of a launch under scoring sc (gpu_plan.cu, beside nw_fits):
+ * p->ovf_limit and p->floor. */
+void nw_bparams_limits(const nw_scoring_t *sc, nw_bparams_t *p);
 
 /* Launch on side stream si (after the caller made it wait for the main stream). */
 int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p, int si);

@@ -28,9 +28,17 @@ static int64_t nw_below_h(const nw_scoring_t *sc)
 /* Floored lanes (NW_CELL_FLOOR) keep H >= this, so that H plus a substitution or pad
  * score, E and F (at least H - O - Ext, each computed from a value one Ext above it) and
  * the border values stay above -32768. */
-int32_t nw_floor16(const nw_scoring_t *sc)
+static int32_t nw_floor16(const nw_scoring_t *sc)
 {
 	return (int32_t)(-32768 + sc->gap_open + 2 * (int64_t)sc->gap_extend - nw_below_h(sc) + 8);
+}
+
+/* See gpu_internal.cuh. A 16-bit local lane's best at or above ovf_limit may have wrapped
+ * (it is run again in 32 bits). */
+void nw_bparams_limits(const nw_scoring_t *sc, nw_bparams_t *p)
+{
+	p->ovf_limit = 32767 - (sc->max_score > 0 ? sc->max_score : 0) - 1;
+	p->floor = nw_floor16(sc);
 }
 
 bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits)
