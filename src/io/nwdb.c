@@ -128,14 +128,21 @@ static int resize(void **p, uint64_t n, size_t sz)
 	return 0;
 }
 
+/* A capacity of at least need, from cap (first when 0) growing by half again. */
+static uint64_t grown(uint64_t cap, uint64_t first, uint64_t need)
+{
+	uint64_t c = cap ? cap : first;
+	while (c < need)
+		c += c / 2;
+	return c;
+}
+
 /* Room for need records (the four per-record arrays share r->cap) and for names_need
- * bytes of names, growing by half again. */
+ * bytes of names. */
 static int reserve(records_t *r, uint64_t need, uint64_t names_need)
 {
 	if (need > r->cap) {
-		uint64_t c = r->cap ? r->cap : 1024;
-		while (c < need)
-			c += c / 2;
+		const uint64_t c = grown(r->cap, 1024, need);
 		if (resize((void **)&r->offset, c, sizeof *r->offset) < 0 ||
 		    resize((void **)&r->name_off, c, sizeof *r->name_off) < 0 ||
 		    resize((void **)&r->len, c, sizeof *r->len) < 0 ||
@@ -144,9 +151,7 @@ static int reserve(records_t *r, uint64_t need, uint64_t names_need)
 		r->cap = c;
 	}
 	if (names_need > r->names_cap) {
-		uint64_t c = r->names_cap ? r->names_cap : 65536;
-		while (c < names_need)
-			c += c / 2;
+		const uint64_t c = grown(r->names_cap, 65536, names_need);
 		if (resize((void **)&r->names, c, 1) < 0)
 			return NW_ERR_MEMORY;
 		r->names_cap = c;
