@@ -357,6 +357,8 @@ bool nw_rev_job(const nw_scoring_t *sc, int fkind, const nw_job_t &j, const nw_d
 	if (fkind == NW_DP_GLOBAL || (fkind == NW_DP_LOCAL && o.score <= 0) || (fkind == NW_DP_SEMI && o.j == 0))
 		return false;
 	b->qbase = j.qbase + o.i - 1, b->rbase = j.rbase + o.j - 1, b->m = o.i, b->n = o.j, b->qstep = b->rstep = -1;
+	b->target = o.score > INT32_MIN && o.score <= INT32_MAX ? (int32_t)o.score : NW_NO_TARGET;
+	b->pad_ = 0;
 	nw_rev_band(sc, fkind, o.score, b);
 	return true;
 }
@@ -414,6 +416,7 @@ int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, co
 		nw_job_t &j = fw.jobs[x];
 		j.qbase = qs->hboff[q], j.rbase = rs->hboff[r], j.m = m, j.n = nn, j.qstep = j.rstep = 1;
 		j.dlo = 0, j.dhi = 0; /* no band: the forward pass's score is not known yet */
+		j.target = NW_NO_TARGET, j.pad_ = 0;
 		fw_of[k] = x;
 		fw.fast[x] = qb->bits[q] == 2 && rb->bits[r] == 2;
 		fw.qid[x] = q;

@@ -17,7 +17,10 @@
  * (src/band.h): each stripe then sweeps only the window of columns that its rows' band
  * needs, and whatever enters from outside the window is the score of a path of gaps only,
  * which is never above the true value (see nw_bthread::outside). The cells on the band
- * keep their values, so the cells that reach the target are found as before. Reverse
+ * keep their values, so the cells that reach the target are found as before. Each stripe
+ * below the first also narrows its window to the columns that a path of the target score
+ * can still use, read from the border row above it (nw_bthread::live_scan): the band holds
+ * what the score allows, the live window what the cells computed so far allow. Reverse
  * semiglobal problems in 16-bit lanes also floor every H (NW_CELL_FLOOR, nw_floor16): their
  * cells may fall far below -32768, but none of those can reach the target.
  *
@@ -85,6 +88,20 @@ static NW_HD void nw_setup_prof(nw_sc_prof &sc, char *prof, int ncodes, int G, i
 	sc.setup(sc.tab, prof, ncodes, G, R, t);
 }
 
+/* A thread's part of the live scan of a border row (nw_bthread::live_scan), per lane: the
+ * first column a path of the target score can cross at (INT32_MAX: none) and the last
+ * column it can reach in the stripe below. Parts combine by min and max. */
+struct nw_live {
+	int32_t first[2], reach[2];
+	NW_HD void merge(const nw_live &o)
+	{
+		for (int k = 0; k < 2; k++) {
+			first[k] = o.first[k] < first[k] ? o.first[k] : first[k];
+			reach[k] = o.reach[k] > reach[k] ? o.reach[k] : reach[k];
+		}
+	}
+};
+
 template <class SC, int R, int KC>
 struct nw_bthread {
 	typedef typename SC::L L;
@@ -101,6 +118,7 @@ struct nw_bthread {
 	int64_t item;
 	int32_t jid[2], m[2], n[2], P[2], N, ns;
 	int32_t dlo[2], dhi[2]; /* the lanes' bands (BAND) */
+	int32_t S[2];           /* the lanes' target scores (BAND; NW_NO_TARGET: no live scan) */
 	nw_job_t jb[2];
 	nw_dp_rules ru;
 	int32_t O, E;
@@ -114,6 +132,8 @@ struct nw_bthread {
 	int s;
 	int32_t i0;      /* padded index of my first row */
 	int32_t jlo, jhi; /* the stripe's columns (all of them without a band) */
+	int32_t plo, phi; /* BAND: the columns of the stripe above */
+	int32_t maxsc;    /* the highest substitution score (live_scan) */
 	nw_sweep<SC, R, RELU, FLOOR ? NW_CELL_FLOOR : NW_CELL_FIVE> sw;
 	nw_tracker<L, R, true, int32_t> tr;
 	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
@@ -153,6 +173,8 @@ struct nw_bthread {
 		O = p.O;
 		E = p.E;
 		lo = p.floor;
+		maxsc = p.maxsc;
+		jlo = 1, jhi = 0;
 		sw.lo = L::splat(lo);
 		neg_oe = L::splat(-(O + E));
 		neg_e = L::splat(-E);
@@ -169,6 +191,7 @@ struct nw_bthread {
 				n[k] = (int32_t)jb[k].n;
 				dlo[k] = jb[k].dlo;
 				dhi[k] = jb[k].dhi;
+				S[k] = jb[k].target;
 				mx = m[k] > mx ? m[k] : mx;
 				N = n[k] > N ? n[k] : N;
 			}
@@ -188,9 +211,10 @@ struct nw_bthread {
 	}
 
 	/* Columns [lo, hi] of stripe s_ (hi < lo: none): the union of the lanes' windows,
-	 * each lane's rows [fr, lr] needing [fr + dlo, lr + dhi]. Padding rows stand for row 0
-	 * (they copy the top border, whose cells up to dhi are on the band). */
-	NW_HD void window(int s_, int32_t &lo, int32_t &hi) const
+	 * each lane's rows [fr, lr] needing [fr + dlo, lr + dhi] and, with lv (the live scan
+	 * of the border above), [first, reach]. Padding rows stand for row 0 (they copy the
+	 * top border, whose cells up to dhi are on the band). */
+	NW_HD void window(int s_, const nw_live *lv, int32_t &lo, int32_t &hi) const
 	{
 		lo = 1, hi = s_ < ns ? N : 0;
 		if (!BAND || s_ >= ns) return;
@@ -200,10 +224,68 @@ struct nw_bthread {
 			int64_t klo = (fr > 0 ? fr : 0) + dlo[k], khi = (lr > 0 ? lr : 0) + dhi[k];
 			klo = klo > 1 ? klo : 1;
 			khi = khi < n[k] ? khi : n[k];
+			if (lv) {
+				klo = lv->first[k] > klo ? lv->first[k] : klo;
+				khi = lv->reach[k] < khi ? lv->reach[k] : khi;
+			}
 			if (klo <= khi) l = klo < l ? klo : l, h = khi > h ? khi : h;
 		}
 		lo = h ? (int32_t)l : 1;
 		hi = (int32_t)h;
+	}
+	/* Lane k's live scan applies below padded row ib: it has a target, and real rows. */
+	NW_HD bool scans(int k, int64_t ib) const { return S[k] != NW_NO_TARGET && ib - P[k] >= 1; }
+	/* My part of the live scan of the border row below stripe s_ - 1 (padded row ib =
+	 * s_ SR; that stripe's columns jlo..jhi, every G-th from jlo + t, and thread 0 also
+	 * the left border). Runs before next_window(s_).
+	 * A path of score S that crosses from row ib at column j has a prefix worth at most
+	 * v = max(H, F + O) there (a vertical gap goes on without paying its opening again),
+	 * and the rows left add at most maxsc each: it needs v + maxsc (m - i) >= S. Such a
+	 * crossing enters the stripe at column j or j + 1 and reaches at most column j + SR by
+	 * its diagonals, then (slack - O) / E more by a horizontal gap, slack being what v
+	 * leaves above S. So no cell of the stripe outside [first, reach] lies on a path of
+	 * score S; the cells that do keep their values, as with the band (no path of score S
+	 * runs outside the window to come back in). Lanes without a scan get [1, INT32_MAX]. */
+	NW_HD void live_scan(int s_, nw_live &lv) const
+	{
+		const int64_t ib = (int64_t)s_ * SR;
+		for (int k = 0; k < 2; k++) {
+			const bool on = s_ > 0 && s_ < ns && scans(k, ib);
+			lv.first[k] = on ? INT32_MAX : 1;
+			lv.reach[k] = on ? -1 : INT32_MAX;
+		}
+		if (s_ == 0 || s_ >= ns || (!scans(0, ib) && !scans(1, ib))) return;
+		int64_t need[2]; /* the least v that still leads to S */
+		for (int k = 0; k < 2; k++) need[k] = (int64_t)S[k] - (int64_t)maxsc * (m[k] - (ib - P[k]));
+		if (t == 0 && jlo == 1)
+			for (int k = 0; k < LANES; k++)
+				if (scans(k, ib)) live_see(lv, k, 0, nw_left_border(ru, O, E, ib - P[k]) + O - need[k]);
+		for (int32_t j = jlo + t; j <= jhi; j += G) {
+			const V h = border[2 * j], f = border[2 * j + 1];
+			for (int k = 0; k < LANES; k++) {
+				if (!scans(k, ib)) continue;
+				const int64_t hv = L::lane(h, k), fv = L::lane(f, k) + O;
+				live_see(lv, k, j, (hv > fv ? hv : fv) - need[k]);
+			}
+		}
+		if (LANES == 1) lv.first[1] = lv.first[0], lv.reach[1] = lv.reach[0];
+	}
+	/* A crossing at column j with slack (v - need) for lane k. */
+	NW_HD void live_see(nw_live &lv, int k, int32_t j, int64_t slack) const
+	{
+		if (slack < 0) return;
+		const int32_t f = j > 1 ? j : 1;
+		lv.first[k] = f < lv.first[k] ? f : lv.first[k];
+		const int64_t gap = slack <= O ? 0 : E > 0 ? (slack - O) / E : (int64_t)INT32_MAX;
+		const int64_t r = (int64_t)j + SR + gap;
+		const int32_t rr = r < INT32_MAX ? (int32_t)r : INT32_MAX;
+		lv.reach[k] = rr > lv.reach[k] ? rr : lv.reach[k];
+	}
+	/* Stripe s_'s window, from the band and (s_ > 0) the group's live scan lv. */
+	NW_HD void next_window(int s_, const nw_live &lv)
+	{
+		plo = jlo, phi = jhi;
+		window(s_, s_ > 0 ? &lv : NULL, jlo, jhi);
 	}
 	/* A value at most H[i][j] (padded row ip, column j >= 0) for cells outside the
 	 * window: the score of a path of gaps only from the origin (reverse problems have
@@ -218,19 +300,21 @@ struct nw_bthread {
 		}
 		return L::pack2(v[0], v[1]);
 	}
-	/* Before stripe s_ (after a warp barrier): the border columns past the previous
-	 * stripe's window get the outside value of the row above. */
+	/* Before stripe s_ (after next_window): the border columns of its window outside the
+	 * previous stripe's get the outside value of the row above. */
 	NW_HD void fill_border(int s_)
 	{
 		if (!BAND || s_ == 0 || s_ >= ns) return;
-		int32_t plo, phi, lo, hi;
-		window(s_ - 1, plo, phi);
-		window(s_, lo, hi);
-		for (int32_t j = (phi + 1 > lo ? phi + 1 : lo) + t; j <= hi; j += G) {
-			const V h = outside(s_ * SR, j);
-			border[2 * j] = h;
-			border[2 * j + 1] = L::add(h, neg_oe);
-		}
+		const bool none = plo > phi; /* the stripe above computed no column */
+		const int32_t a1 = none || jhi < plo - 1 ? jhi : plo - 1, b0 = none || jlo > phi + 1 ? jlo : phi + 1;
+		for (int32_t j = jlo + t; j <= a1; j += G) set_outside(s_, j);
+		for (int32_t j = b0 + t; j <= jhi && !none; j += G) set_outside(s_, j);
+	}
+	NW_HD void set_outside(int s_, int32_t j)
+	{
+		const V h = outside(s_ * SR, j);
+		border[2 * j] = h;
+		border[2 * j + 1] = L::add(h, neg_oe);
 	}
 	/* Steps of stripe s (0 once the group's problems are done). */
 	NW_HD int32_t steps() const { return s < ns && jhi >= jlo ? jhi - jlo + G : 0; }
@@ -260,7 +344,7 @@ struct nw_bthread {
 		s = s_;
 		i0 = s * SR + t * R + 1;
 		if (s >= ns) return;
-		window(s, jlo, jhi);
+		if (!BAND) window(s, NULL, jlo, jhi);
 		const bool left = jlo == 1; /* the window starts at the left border */
 		int qc[R];
 #pragma unroll
@@ -275,8 +359,6 @@ struct nw_bthread {
 		if (!BAND || left) {
 			sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
 		} else { /* thread 0: H[i0 - 1][jlo - 1], on the band, from the stripe above */
-			int32_t plo, phi;
-			window(s - 1, plo, phi);
 			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[2 * (jlo - 1)] : outside(i0 - 1, jlo - 1);
 		}
 		if (TRACK) tr.reset();
@@ -419,6 +501,17 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 		const int32_t nw_s = __reduce_max_sync(0xffffffffu, (unsigned)th.ns);
 		for (int s = 0; s < nw_s; s++) {
 			if (T::BAND) {
+				nw_live lv;
+				th.live_scan(s, lv);
+				for (int off = G >> 1; off > 0; off >>= 1) {
+					nw_live o;
+					for (int k = 0; k < 2; k++) {
+						o.first[k] = __shfl_xor_sync(0xffffffffu, lv.first[k], off, G);
+						o.reach[k] = __shfl_xor_sync(0xffffffffu, lv.reach[k], off, G);
+					}
+					lv.merge(o);
+				}
+				th.next_window(s, lv);
 				th.fill_border(s);
 				__syncwarp();
 			}

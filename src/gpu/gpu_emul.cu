@@ -50,6 +50,15 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 		}
 		for (int l = 0; l < 32; l++) nw_s = th[l].ns > nw_s ? th[l].ns : nw_s;
 		for (int s = 0; s < nw_s; s++) {
+			if (T::BAND) { /* the kernel's live scan, its parts merged over each group */
+				std::vector<nw_live> lv(32);
+				for (int l = 0; l < 32; l++) th[l].live_scan(s, lv[l]);
+				for (int l = 0; l < 32; l++) {
+					nw_live all = lv[l - l % G];
+					for (int u = 1; u < G; u++) all.merge(lv[l - l % G + u]);
+					th[l].next_window(s, all);
+				}
+			}
 			for (int l = 0; l < 32; l++) th[l].fill_border(s);
 			int32_t nw_k = 0, kme = INT32_MAX;
 			for (int l = 0; l < 32; l++) {

@@ -116,7 +116,12 @@ typedef struct {
 	int32_t dlo, dhi;      /* reverse passes: the diagonals j - i that hold every path
 				* of the target score (src/band.h); the batch kernel computes
 				* only a window of columns around them in each stripe */
+	int32_t target;        /* reverse passes in the batch kernel: the score to reach, by
+				* which its stripes also leave out the columns that no path of
+				* that score can use (nw_bthread::live_scan); NW_NO_TARGET: none */
+	int32_t pad_;
 } nw_job_t;
+#define NW_NO_TARGET INT32_MIN
 
 typedef struct {
 	int32_t a, b;          /* job indices of the two lanes (b == a: one lane) */
@@ -278,6 +283,7 @@ typedef struct {
 	int32_t kind, O, E, G;
 	int32_t ovf_limit;          /* 16-bit local: a lane best >= this may have wrapped */
 	int32_t floor;              /* 16-bit reverse semiglobal: the floor of H (nw_floor16) */
+	int32_t maxsc;              /* the highest substitution score, at least 0 (live_scan) */
 	uint32_t *scratch;          /* per group slot (NW_SLOT_WORDS): column words, border, 2 spare */
 	int64_t slot_words;
 	int32_t ncap;               /* largest n of the launch */
@@ -292,7 +298,7 @@ typedef struct {
 #define NW_RPROF_LIST {8, 16, 24, 32} /* and G in {8, 16, 32}: see nw_sc_prof */
 
 /* The 16-bit lanes' limits of a launch under scoring sc (gpu_plan.cu, beside nw_fits):
- * p->ovf_limit and p->floor. */
+ * p->ovf_limit and p->floor; and p->maxsc. */
 void nw_bparams_limits(const nw_scoring_t *sc, nw_bparams_t *p);
 
 /* Launch on side stream si (after the caller made it wait for the main stream). */

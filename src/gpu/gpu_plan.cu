@@ -39,6 +39,7 @@ void nw_bparams_limits(const nw_scoring_t *sc, nw_bparams_t *p)
 {
 	p->ovf_limit = 32767 - (sc->max_score > 0 ? sc->max_score : 0) - 1;
 	p->floor = nw_floor16(sc);
+	p->maxsc = sc->max_score > 0 ? sc->max_score : 0;
 }
 
 bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits)
