@@ -842,6 +842,45 @@ static void floor_sets(void)
 	set_free(&s);
 }
 
+/* Reads of a few kilobases with 5 to 15 % of differences inside windows twice as long
+ * (local and semiglobal, default DNA scoring): the starts must equal the CPU engine's,
+ * and, emulated, the reverse passes' stripes must sweep fewer columns than their bands
+ * hold (the live scan of nw_bthread narrows them), here at most 3/4. */
+static void live_window_sets(void)
+{
+	enum { CAP = 8000 };
+	static uint8_t a[CAP], b[CAP];
+	nw_scoring_t sc;
+	CHECK(nw_scoring_dna(&sc, 2, 4, 4, 2, err, sizeof err) == 0, "scoring: %s", err);
+	const int emulated = emul.G != 0;
+	char label[160];
+	for (int m = 0; m < 2; m++) {
+		nw_align_params_t p = {m ? NW_MODE_SEMIGLOBAL : NW_MODE_LOCAL, &sc, 0, 0};
+		set_t s;
+		set_init(&s, NW_ALPHA_DNA);
+		for (int i = 0; i < (emulated ? 6 : 40); i++) {
+			const uint32_t l = (uint32_t)rnd(1500, emulated ? 2500 : 3500), flank = l / 2;
+			rand_seq(a, l, 0);
+			rand_seq(b, flank, 0);
+			uint32_t rl = flank + mutate(a, l, b + flank, CAP - 2 * flank, rnd(17, 50), 0);
+			rand_seq(b + rl, flank, 0);
+			set_add(&s, a, l, b, rl + flank);
+		}
+		int64_t cols[2] = {0, 0};
+		emul.rev_cols = emulated ? cols : NULL;
+		snprintf(label, sizeof label, "live windows, reads in windows, %s", mode_name(p.mode));
+		run_set(label, &s, &p);
+		if (emulated) {
+			printf("%s: reverse stripes swept %" PRId64 " columns, their bands %" PRId64 "\n", label, cols[0],
+			       cols[1]);
+			CHECK(cols[1] > 0 && 4 * cols[0] <= 3 * cols[1], "%s: %" PRId64 " columns swept of %" PRId64,
+			      label, cols[0], cols[1]);
+		}
+		emul.rev_cols = NULL;
+		set_free(&s);
+	}
+}
+
 /* Linear gaps in the long kernel's 64-bit lanes, whose cell keeps F (the 32-bit lanes'
  * linear cell has none): the banded reverse passes' staircase reads F from the bounds
  * beside the band, which must be a lower bound there too. Emulated, one tile column. */
@@ -912,6 +951,8 @@ static int emulated_main(void)
 	floor_sets();
 	emul = (nw_emul_shape_t){1, 8, 0, 0, NULL};
 	floor_sets();
+	emul = (nw_emul_shape_t){8, 20, 0, 0, NULL};
+	live_window_sets();
 	nw_workspace_free(ws);
 	return tu_finish("gpu_diff --emulated");
 }
@@ -950,7 +991,7 @@ int main(int argc, char **argv)
 				if (si != 1 && (gm == 0 || !quick)) long_hook_sets(&S[si], modes[m]);
 				if (si != 1 && m == 1 && quick < 2) long_prune_sets(&S[si], 0), long_band_sets(&S[si], 0);
 			}
-		if (gm == 0) floor_sets();
+		if (gm == 0) floor_sets(), live_window_sets();
 		if (gm == 0 && quick < 2) {
 			char dir[1024];
 			const char *d = getenv("NW_DATA_DIR"), *top = getenv("top_srcdir");

@@ -47,6 +47,8 @@ typedef struct {
 			* columns; -1: one tile column (the staircase's geometry) */
 	int long_wide; /* long kernel: 64-bit lanes even where 32 bits would do */
 	int64_t *rev16; /* if not NULL, gets the number of reverse problems run in 16-bit lanes */
+	int64_t *rev_cols; /* if not NULL, [0] gets the columns the batch kernel's reverse stripes
+			    * swept (items times stripes) and [1] those their bands alone give */
 } nw_emul_shape_t;
 /* Scores and coordinates as nw_gpu_align gives them, without a device: the kernels'
  * thread logic replayed on the host (their scalar twin, for tests; slow). */

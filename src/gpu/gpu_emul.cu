@@ -22,7 +22,7 @@
 
 /* ---------------------------------------------------------------- host emulation */
 template <class SC, int R, int KC>
-static void nw_batch_emul(const nw_bparams_t &p0)
+static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 {
 	typedef nw_bthread<SC, R, KC> T;
 	typedef typename T::V V;
@@ -57,6 +57,12 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 					nw_live all = lv[l - l % G];
 					for (int u = 1; u < G; u++) all.merge(lv[l - l % G + u]);
 					th[l].next_window(s, all);
+					int32_t blo, bhi;
+					th[l].window(s, NULL, blo, bhi);
+					if (cols && l % G == 0 && th[l].item >= 0) {
+						cols[0] += std::max(0, th[l].jhi - th[l].jlo + 1);
+						cols[1] += std::max(0, bhi - blo + 1);
+					}
 				}
 			}
 			for (int l = 0; l < 32; l++) th[l].fill_border(s);
@@ -96,24 +102,25 @@ static void nw_batch_emul(const nw_bparams_t &p0)
 }
 
 template <class SC, int R>
-static void nw_emul_kc(const nw_bparams_t *p)
+static void nw_emul_kc(const nw_bparams_t *p, int64_t *cols)
 {
 	switch (nw_kclass(p->kind)) {
-	case NW_KC_LOCAL: nw_batch_emul<SC, R, NW_KC_LOCAL>(*p); break;
-	case NW_KC_REVLOCAL: nw_batch_emul<SC, R, NW_KC_REVLOCAL>(*p); break;
-	case NW_KC_REVSEMI: nw_batch_emul<SC, R, NW_KC_REVSEMI>(*p); break;
-	default: nw_batch_emul<SC, R, NW_KC_LASTROW>(*p); break;
+	case NW_KC_LOCAL: nw_batch_emul<SC, R, NW_KC_LOCAL>(*p, cols); break;
+	case NW_KC_REVLOCAL: nw_batch_emul<SC, R, NW_KC_REVLOCAL>(*p, cols); break;
+	case NW_KC_REVSEMI: nw_batch_emul<SC, R, NW_KC_REVSEMI>(*p, cols); break;
+	default: nw_batch_emul<SC, R, NW_KC_LASTROW>(*p, cols); break;
 	}
 }
 
 struct nw_emul_f {
 	const nw_bparams_t *p;
-	template <class SC, int R> int run() { nw_emul_kc<SC, R>(p); return 0; }
+	int64_t *cols;
+	template <class SC, int R> int run() { nw_emul_kc<SC, R>(p, cols); return 0; }
 };
 
-void nw_batch_emulate(int bk, int R, const nw_bparams_t *p)
+void nw_batch_emulate(int bk, int R, const nw_bparams_t *p, int64_t *cols)
 {
-	nw_emul_f f = {p};
+	nw_emul_f f = {p, cols};
 	nw_dispatch(bk, R, f);
 }
 
@@ -144,7 +151,7 @@ struct nw_emul_pass {
 
 /* One emulated launch of type bk over items (R rows a thread, G threads a group). */
 void nw_emul_launch(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, int bk, int G, int R,
-		    const std::vector<nw_item_t> &items)
+		    const std::vector<nw_item_t> &items, int64_t *cols)
 {
 	if (items.empty()) return;
 	nw_bparams_t p;
@@ -165,7 +172,7 @@ void nw_emul_launch(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, int b
 	p.ncodes = e.sc->n_codes;
 	for (const nw_item_t &it : items)
 		p.ncap = (int32_t)std::max<int64_t>(p.ncap, std::max(e.jobs[it.a].n, e.jobs[it.b].n));
-	nw_batch_emulate(bk, R, &p);
+	nw_batch_emulate(bk, R, &p, cols);
 }
 
 /* Every job of the pass through the long kernel (sh.long_tc). */
@@ -197,6 +204,8 @@ void nw_emul_run(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, const nw
 		return;
 	}
 	const int G = sh.G, R = sh.R;
+	const bool rev = e.ps.kind == NW_DP_REV_LOCAL || e.ps.kind == NW_DP_REV_SEMI;
+	int64_t *cols = rev ? sh.rev_cols : NULL;
 	uint32_t t0, t1;
 	const bool fast_ok = nw_fast_bytes(e.sc, e.ps.kind, &t0, &t1) != 0;
 	bool r_ok = false;
@@ -210,7 +219,7 @@ void nw_emul_run(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, const nw
 				kid.push_back(nw_kid_t{nw_kid_key(bk, e.jobs[x].m, e.jobs[x].n), (int32_t)x, 0});
 		int32_t ncap;
 		nw_make_items(e.ps, e.sc, bk, G, R, 0, kid.data(), kid.size(), items16[bk], rejected, &ncap);
-		nw_emul_launch(e, qc, rc, bk, G, R, items16[bk]);
+		nw_emul_launch(e, qc, rc, bk, G, R, items16[bk], cols);
 	}
 	if (!r_ok)
 		for (int64_t x = 0; x < n; x++) rejected.push_back((int32_t)x);
@@ -222,7 +231,7 @@ void nw_emul_run(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, const nw
 			e.n16 += 1 + (it.b != it.a);
 		}
 	for (int32_t x : rejected) wide.push_back(nw_item_t{x, x});
-	nw_emul_launch(e, qc, rc, NW_BK_TAB32, G, R <= 8 ? 8 : 16, wide);
+	nw_emul_launch(e, qc, rc, NW_BK_TAB32, G, R <= 8 ? 8 : 16, wide, cols);
 }
 
 } // namespace

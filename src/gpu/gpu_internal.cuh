@@ -307,8 +307,9 @@ int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p, int si);
  * shape cannot run here (too much shared memory). G matters for the profile only (its
  * shared memory), ncodes: the profile's real codes. */
 int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kind, int ncodes);
-/* The same thread logic run sequentially on the host (p points to host memory). */
-void nw_batch_emulate(int bk, int R, const nw_bparams_t *p);
+/* The same thread logic run sequentially on the host (p points to host memory); cols, if
+ * not NULL, adds up the columns swept (see nw_emul_shape_t.rev_cols). */
+void nw_batch_emulate(int bk, int R, const nw_bparams_t *p, int64_t *cols);
 
 /* ---------------------------------------------------------------- long kernel */
 #ifndef NW_LONG_R /* a build may set it to measure other tile heights (bench/RESULTS.md) */
