@@ -283,6 +283,11 @@ typedef struct {
 	int gact;          /* long spans: GACT paths (heuristic) instead of exact ones */
 	double max_deficit; /* gact: a path below the optimum by more than this fraction of
 			     * |optimum| is recomputed exactly */
+	const int64_t *need; /* if not NULL, per pair: a result is only wanted if its score is at
+			      * least need[k]; below it, the score returned is below need[k] and
+			      * the rest is unspecified (--strand both's second strand: the first
+			      * strand's score plus one). The GPU engine uses it to prune its
+			      * semiglobal and global passes; the CPU engine computes every pair. */
 } nw_align_params_t;
 
 typedef struct nw_workspace_s nw_workspace_t;  /* per-thread scratch rows */

@@ -183,7 +183,8 @@ static void run_set(const char *label_in, set_t *s, const nw_align_params_t *p_i
 	const nw_align_params_t *p = &phase;
 	char label[200];
 	snprintf(label, sizeof label, "%s", label_in);
-	for (int ph = 0; ph < (p_in->ends_only ? 2 : 1); ph++) {
+	/* (with need, only the results that reach it are defined: no starts-only phase) */
+	for (int ph = 0; ph < (p_in->ends_only && !p_in->need ? 2 : 1); ph++) {
 	if (ph == 1) {
 		phase.ends_only = 0;
 		phase.starts_only = 1;
@@ -212,13 +213,19 @@ static void run_set(const char *label_in, set_t *s, const nw_align_params_t *p_i
 		cp.starts_only = 0;
 		int crc = nw_cpu_align(&cp, q, ql, r, rl, ws, &c);
 		CHECK(crc == 0, "%s: nw_cpu_align failed on pair %" PRId64, label, k);
-		int same = g[k].score == c.score && g[k].qstart == c.qstart && g[k].qend == c.qend &&
-			   g[k].rstart == c.rstart && g[k].rend == c.rend;
+		/* below its need, a pair's score must stay below it; the rest is unspecified */
+		const int below = p->need && c.score < p->need[k];
+		int same = below ? g[k].score < p->need[k]
+				 : g[k].score == c.score && g[k].qstart == c.qstart && g[k].qend == c.qend &&
+					   g[k].rstart == c.rstart && g[k].rend == c.rend;
 		if (!same) n_diff++;
 		if (same) {
 			tu_passed++;
 		} else if (n_printed++ < MAX_PRINT) {
 			const char *ctx = label;
+			if (below)
+				CHECK(0, "%s pair %" PRId64 ": score %" PRId64 " not below its need %" PRId64 " (optimum %" PRId64 ")",
+				      ctx, k, g[k].score, p->need[k], c.score);
 			CHECK_EQ_I64(g[k].score, c.score, "%s pair %" PRId64 " (%u x %u)", ctx, k, ql, rl);
 			CHECK_EQ_I64(g[k].qstart, c.qstart, "%s pair %" PRId64, ctx, k);
 			CHECK_EQ_I64(g[k].qend, c.qend, "%s pair %" PRId64, ctx, k);
@@ -842,6 +849,47 @@ static void floor_sets(void)
 	set_free(&s);
 }
 
+/* Semiglobal and global passes given a need per pair (nw_align_params_t.need, what
+ * --strand both's second strand gets): from 40 below each pair's optimum to 25 above it,
+ * and needs outside 32 bits. The pairs that reach their need must equal the CPU engine's
+ * results, the others must score below it; with and without ends_only. */
+static void need_sets(scoring_t *S, nw_mode_t mode)
+{
+	enum { CAP = 6000 };
+	static uint8_t a[CAP], b[CAP];
+	static const int64_t delta[] = {-40, -1, 0, 1, 25};
+	const int emulated = emul.G != 0;
+	char label[160];
+	for (int eo = 0; eo < 2; eo++) {
+		nw_align_params_t p = {mode, &S->sc, 0, eo};
+		set_t s;
+		set_init(&s, S->sc.alphabet);
+		for (int i = 0; i < (emulated ? 16 : 200); i++)
+			add_pair(&s, (uint32_t)rnd(2, emulated ? 1200 : 2500), (uint32_t)rnd(2, emulated ? 1500 : 3000), S->kinds[i & 1], a, b, CAP);
+		int64_t *need = calloc((size_t)s.n, sizeof *need);
+		uint8_t *q = malloc(s.q.max_len + 1), *r = malloc(s.r.max_len + 1);
+		if (!need || !q || !r) abort();
+		for (int64_t k = 0; k < s.n; k++) {
+			nw_batch_unpack(&s.q, s.pairs[k].q, q);
+			nw_batch_unpack(&s.r, s.pairs[k].r, r);
+			nw_result_t c;
+			memset(&c, 0, sizeof c);
+			CHECK(nw_cpu_align(&p, q, s.q.len[s.pairs[k].q], r, s.r.len[s.pairs[k].r], ws, &c) == 0,
+			      "need sets: nw_cpu_align");
+			need[k] = k % 7 == 5 ? INT64_MIN : k % 7 == 6 ? INT64_MAX : c.score + delta[k % 5];
+			nw_result_free(&c);
+		}
+		p.need = need;
+		snprintf(label, sizeof label, "needs, %s %s gaps %d/%d%s", S->name, mode_name(mode), S->sc.gap_open,
+			 S->sc.gap_extend, eo ? ", ends only" : "");
+		run_set(label, &s, &p);
+		free(need);
+		free(q);
+		free(r);
+		set_free(&s);
+	}
+}
+
 /* Reads of a few kilobases with 5 to 15 % of differences inside windows twice as long
  * (local and semiglobal, default DNA scoring): the starts must equal the CPU engine's,
  * and, emulated, the reverse passes' stripes must sweep fewer columns than their bands
@@ -953,6 +1001,15 @@ static int emulated_main(void)
 	floor_sets();
 	emul = (nw_emul_shape_t){8, 20, 0, 0, NULL};
 	live_window_sets();
+	if (scorings(S, 0)) {
+		static const nw_emul_shape_t need_shapes[] = {{8, 20, 0, 0}, {2, 16, 0, 0}, {0, 0, 256, 0}};
+		for (int x = 0; x < 3; x++)
+			for (int si = 0; si < 3; si += 2) {
+				emul = need_shapes[x];
+				need_sets(&S[si], NW_MODE_SEMIGLOBAL);
+				need_sets(&S[si], NW_MODE_GLOBAL);
+			}
+	}
 	nw_workspace_free(ws);
 	return tu_finish("gpu_diff --emulated");
 }
@@ -991,7 +1048,11 @@ int main(int argc, char **argv)
 				if (si != 1 && (gm == 0 || !quick)) long_hook_sets(&S[si], modes[m]);
 				if (si != 1 && m == 1 && quick < 2) long_prune_sets(&S[si], 0), long_band_sets(&S[si], 0);
 			}
-		if (gm == 0) floor_sets(), live_window_sets();
+		if (gm == 0) {
+			floor_sets(), live_window_sets();
+			for (int si = 0; si < 3; si += 2)
+				need_sets(&S[si], NW_MODE_SEMIGLOBAL), need_sets(&S[si], NW_MODE_GLOBAL);
+		}
 		if (gm == 0 && quick < 2) {
 			char dir[1024];
 			const char *d = getenv("NW_DATA_DIR"), *top = getenv("top_srcdir");

@@ -133,6 +133,7 @@ static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *
 		p.fast_t0 = t0;
 		p.fast_t1 = t1;
 		p.kind = ps.kind;
+		p.live = ps.live;
 		p.O = sc->gap_open;
 		p.E = sc->gap_extend;
 		p.G = l.G;
@@ -185,7 +186,7 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	if (pl.slices.size() < ranges.size()) pl.slices.resize(ranges.size());
 	/* plan every slice but the first on a thread of its own (or here, where none starts) */
 	std::vector<std::thread> planners;
-	if (ranges.size() > 1) nw_plan_warm(g, ps.kind, sc);
+	if (ranges.size() > 1) nw_plan_warm(g, nw_kclass(ps.kind, ps.live), sc);
 	for (size_t k = 1; k < ranges.size(); k++) {
 		nw_slice_plan_t *sp = &pl.slices[k];
 		const int32_t *a = order->data() + ranges[k].first;
@@ -352,9 +353,30 @@ int nw_pair_result(int fkind, const nw_job_t &j, const nw_dp_out &o, const nw_dp
 }
 
 /* See gpu_internal.cuh. */
+int nw_fwd_live(const nw_align_params_t *p)
+{
+	return p->need && !p->starts_only && nw_forward_kind(p->mode) != NW_DP_LOCAL;
+}
+
+/* See gpu_internal.cuh. */
+int64_t nw_fwd_target(const nw_align_params_t *p, int live, int64_t k, nw_job_t *j)
+{
+	j->target = NW_NO_TARGET, j->pad_ = 0;
+	j->dlo = 0, j->dhi = 0; /* no band: the forward pass's score is not known yet */
+	if (!live) return 0;
+	j->dlo = (int32_t)-std::min<int64_t>(j->m, INT32_MAX), j->dhi = (int32_t)std::min<int64_t>(j->n, INT32_MAX);
+	const int64_t t = p->need[k];
+	if (t <= INT32_MIN || t > INT32_MAX) return INT64_MIN / 4; /* no live scan, and 32-bit lanes */
+	j->target = (int32_t)t;
+	return t;
+}
+
+/* See gpu_internal.cuh. */
 bool nw_rev_job(const nw_scoring_t *sc, int fkind, const nw_job_t &j, const nw_dp_out &o, nw_job_t *b)
 {
 	if (fkind == NW_DP_GLOBAL || (fkind == NW_DP_LOCAL && o.score <= 0) || (fkind == NW_DP_SEMI && o.j == 0))
+		return false;
+	if (j.target != NW_NO_TARGET && o.score < j.target) /* below the need of a live pass */
 		return false;
 	b->qbase = j.qbase + o.i - 1, b->rbase = j.rbase + o.j - 1, b->m = o.i, b->n = o.j, b->qstep = b->rstep = -1;
 	b->target = o.score > INT32_MIN && o.score <= INT32_MAX ? (int32_t)o.score : NW_NO_TARGET;
@@ -387,6 +409,7 @@ int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, co
 	nw_pass_t &fw = g->fw;
 	nw_plan_t &pl = g->plan;
 	fw.kind = fkind;
+	fw.live = nw_fwd_live(p);
 	NW_TRY(nw_pass_reserve(g, fw, n));
 	pl.fw_of.resize((size_t)n);
 	pl.empties.clear();
@@ -415,16 +438,14 @@ int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, co
 		const int64_t x = fw.n++;
 		nw_job_t &j = fw.jobs[x];
 		j.qbase = qs->hboff[q], j.rbase = rs->hboff[r], j.m = m, j.n = nn, j.qstep = j.rstep = 1;
-		j.dlo = 0, j.dhi = 0; /* no band: the forward pass's score is not known yet */
-		j.target = NW_NO_TARGET, j.pad_ = 0;
+		fw.target[x] = nw_fwd_target(p, fw.live, k, &j);
 		fw_of[k] = x;
 		fw.fast[x] = qb->bits[q] == 2 && rb->bits[r] == 2;
 		fw.qid[x] = q;
-		fw.target[x] = 0;
 		runs += x == 0 || fw.qid[x - 1] != q;
 	}
 	const int prof_env = nw_env_prof();
-	const bool prof_ok = prof_env == 2 || (prof_env == 1 && runs > 0 && fw.n >= 8 * runs);
+	const bool prof_ok = !fw.live && (prof_env == 2 || (prof_env == 1 && runs > 0 && fw.n >= 8 * runs));
 	if (info->timing) NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
 	info->t[1] = nw_now();
 	if (p->starts_only) { /* the forward results are given */
@@ -457,6 +478,7 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	nw_pass_t &fw = g->fw, &rv = g->rv;
 	nw_plan_t &pl = g->plan;
 	rv.kind = fkind == NW_DP_LOCAL ? NW_DP_REV_LOCAL : NW_DP_REV_SEMI;
+	rv.live = 0;
 	pl.rv_of.assign((size_t)n, -1);
 	const int64_t *fw_of = pl.fw_of.data();
 	int64_t *rv_of = pl.rv_of.data();

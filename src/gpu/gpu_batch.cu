@@ -76,32 +76,32 @@ static int nw_occ_one(nw_gpu_t *g, int G, int ncodes)
 template <class SC, int R>
 static int nw_launch_kc(nw_gpu_t *g, nw_bparams_t *p, int si)
 {
-	switch (nw_kclass(p->kind)) {
+	switch (nw_kclass(p->kind, p->live)) {
 	case NW_KC_LOCAL: return nw_launch_one<SC, R, NW_KC_LOCAL>(g, p, si);
 	case NW_KC_REVLOCAL: return nw_launch_one<SC, R, NW_KC_REVLOCAL>(g, p, si);
-	case NW_KC_REVSEMI: return nw_launch_one<SC, R, NW_KC_REVSEMI>(g, p, si);
+	case NW_KC_TARGET: return nw_launch_one<SC, R, NW_KC_TARGET>(g, p, si);
 	default: return nw_launch_one<SC, R, NW_KC_LASTROW>(g, p, si);
 	}
 }
 
 struct nw_occ_f {
 	nw_gpu_t *g;
-	int kind, G, ncodes;
+	int kc, G, ncodes;
 	template <class SC, int R> int run()
 	{
-		switch (nw_kclass(kind)) {
+		switch (kc) {
 		case NW_KC_LOCAL: return nw_occ_one<SC, R, NW_KC_LOCAL>(g, G, ncodes);
 		case NW_KC_REVLOCAL: return nw_occ_one<SC, R, NW_KC_REVLOCAL>(g, G, ncodes);
-		case NW_KC_REVSEMI: return nw_occ_one<SC, R, NW_KC_REVSEMI>(g, G, ncodes);
+		case NW_KC_TARGET: return nw_occ_one<SC, R, NW_KC_TARGET>(g, G, ncodes);
 		default: return nw_occ_one<SC, R, NW_KC_LASTROW>(g, G, ncodes);
 		}
 	}
 };
 
-int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kind, int ncodes)
+int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kc, int ncodes)
 {
 	int ri = R / 4 - 2; /* 8..32 -> 0..6 */
-	int kc = nw_kclass(kind), gi = 0;
+	int gi = 0;
 	if (bk < 0 || bk >= NW_BK_TYPES || ri < 0 || ri > 6) return 4;
 	if (bk == NW_BK_PROF16) {
 		gi = G >= 32 ? 2 : G >= 16 ? 1 : 0;
@@ -112,7 +112,7 @@ int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kind, int ncode
 	}
 	int &c = g->occ[bk][ri][kc][gi]; /* warps + 1, so that 0 means not asked yet */
 	if (c == 0) {
-		nw_occ_f f = {g, kind, G, ncodes};
+		nw_occ_f f = {g, kc, G, ncodes};
 		int w = nw_dispatch(bk, R, f);
 		c = (w < 0 ? 4 : w) + 1;
 	}

@@ -17,8 +17,9 @@
  * (src/band.h): each stripe then sweeps only the window of columns that its rows' band
  * needs, and whatever enters from outside the window is the score of a path of gaps only,
  * which is never above the true value (see nw_bthread::outside). The cells on the band
- * keep their values, so the cells that reach the target are found as before. Each stripe
- * below the first also narrows its window to the columns that a path of the target score
+ * keep their values, so the cells that reach the target are found as before. Forward
+ * passes given the scores they must reach run the same way (NW_KC_TARGET, their band the
+ * whole matrix). Each stripe below the first also narrows its window to the columns that a path of the target score
  * can still use, read from the border row above it (nw_bthread::live_scan): the band holds
  * what the score allows, the live window what the cells computed so far allow. Reverse
  * semiglobal problems in 16-bit lanes also floor every H (NW_CELL_FLOOR, nw_floor16): their
@@ -48,13 +49,6 @@
  * after the last column (nw_bthread::step). */
 #define NW_SLOT_WORDS(ncap) (3 * ((int64_t)(ncap) + 1) + 2)
 
-/* Kernel classes: the template parameter that changes the inner loop. */
-enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2, NW_KC_REVSEMI = 3 };
-static int nw_kclass(int kind)
-{
-	return kind == NW_DP_LOCAL ? NW_KC_LOCAL : kind == NW_DP_REV_LOCAL ? NW_KC_REVLOCAL
-	     : kind == NW_DP_REV_SEMI ? NW_KC_REVSEMI : NW_KC_LASTROW;
-}
 
 static NW_HD void nw_make_sc(const nw_bparams_t &p, const int32_t *tab, nw_sc_fast *sc)
 {
@@ -109,9 +103,9 @@ struct nw_bthread {
 	enum { LANES = L::LANES };
 	static const bool RELU = KC == NW_KC_LOCAL;
 	static const bool TRACK = KC == NW_KC_LOCAL || KC == NW_KC_REVLOCAL;
-	static const bool BAND = KC == NW_KC_REVLOCAL || KC == NW_KC_REVSEMI; /* column windows from the jobs' bands */
+	static const bool BAND = KC == NW_KC_REVLOCAL || KC == NW_KC_TARGET; /* column windows from the jobs' bands */
 	static const bool TOP0 = KC == NW_KC_LOCAL;    /* the top border is 0 (free end gaps) */
-	static const bool FLOOR = KC == NW_KC_REVSEMI && L::BITS == 16; /* H >= p.floor */
+	static const bool FLOOR = KC == NW_KC_TARGET && L::BITS == 16; /* H >= p.floor */
 
 	/* the group's item (lane 1 repeats lane 0 for one-lane types and single items) */
 	int t, G, SR;

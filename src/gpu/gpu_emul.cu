@@ -104,10 +104,10 @@ static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 template <class SC, int R>
 static void nw_emul_kc(const nw_bparams_t *p, int64_t *cols)
 {
-	switch (nw_kclass(p->kind)) {
+	switch (nw_kclass(p->kind, p->live)) {
 	case NW_KC_LOCAL: nw_batch_emul<SC, R, NW_KC_LOCAL>(*p, cols); break;
 	case NW_KC_REVLOCAL: nw_batch_emul<SC, R, NW_KC_REVLOCAL>(*p, cols); break;
-	case NW_KC_REVSEMI: nw_batch_emul<SC, R, NW_KC_REVSEMI>(*p, cols); break;
+	case NW_KC_TARGET: nw_batch_emul<SC, R, NW_KC_TARGET>(*p, cols); break;
 	default: nw_batch_emul<SC, R, NW_KC_LASTROW>(*p, cols); break;
 	}
 }
@@ -165,6 +165,7 @@ void nw_emul_launch(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, int b
 	p.table = e.tab.data();
 	nw_fast_bytes(e.sc, e.ps.kind, &p.fast_t0, &p.fast_t1);
 	p.kind = e.ps.kind;
+	p.live = e.ps.live;
 	p.O = e.sc->gap_open;
 	p.E = e.sc->gap_extend;
 	p.G = G;
@@ -256,6 +257,7 @@ extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_
 	const nw_scoring_t *sc = p->sc;
 	const int fkind = nw_forward_kind(p->mode);
 	nw_emul_pass fw(sc, fkind), rv(sc, fkind == NW_DP_LOCAL ? NW_DP_REV_LOCAL : NW_DP_REV_SEMI);
+	fw.ps.live = nw_fwd_live(p);
 	std::vector<int64_t> fw_of((size_t)n, -1);
 	for (int64_t k = 0; k < n; k++) {
 		const uint32_t q = pairs[k].q, r = pairs[k].r;
@@ -270,8 +272,9 @@ extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_
 		nw_job_t j;
 		memset(&j, 0, sizeof j);
 		j.qbase = qo[q], j.rbase = ro[r], j.m = m, j.n = nn, j.qstep = j.rstep = 1;
+		const int64_t target = nw_fwd_target(p, fw.ps.live, k, &j);
 		fw_of[k] = (int64_t)fw.jobs.size();
-		fw.add(j, qb->bits[q] == 2 && rb->bits[r] == 2, 0);
+		fw.add(j, qb->bits[q] == 2 && rb->bits[r] == 2, target);
 	}
 	nw_emul_run(fw, qc.data(), rc.data(), *shape);
 	std::vector<int64_t> rv_of((size_t)n, -1);

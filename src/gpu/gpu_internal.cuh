@@ -137,8 +137,25 @@ struct nw_pass_t {
 	nw_hbuf_t hjobs, hout;
 	std::vector<uint8_t> fast;    /* both sequences 2-bit */
 	std::vector<uint32_t> qid;    /* problems of one id align the same query (profile) */
-	std::vector<int64_t> target;  /* reverse passes: the forward score */
+	std::vector<int64_t> target;  /* reverse passes: the forward score; live forward passes:
+				       * the score a problem must reach to be wanted */
+	int live;                     /* a forward semiglobal or global pass whose jobs carry
+				       * targets (nw_align_params_t.need): a result below its
+				       * target may be any value below it */
 };
+/* Kernel classes: the template parameter that changes the inner loop. NW_KC_TARGET: the
+ * last-row passes that know a score to reach (the reverse semiglobal pass; forward
+ * semiglobal and global passes given nw_align_params_t.need, nw_pass_t.live). */
+enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2, NW_KC_TARGET = 3 };
+static inline int nw_kclass(int kind, int live)
+{
+	return kind == NW_DP_LOCAL ? NW_KC_LOCAL : kind == NW_DP_REV_LOCAL ? NW_KC_REVLOCAL
+	     : kind == NW_DP_REV_SEMI || live ? NW_KC_TARGET : NW_KC_LASTROW;
+}
+
+/* The kind whose 16-bit rule (nw_fits) a pass's problems follow: live forward passes run
+ * floored like the reverse semiglobal pass (NW_KC_TARGET). */
+static inline int nw_fit_kind(const nw_pass_t &ps) { return ps.live ? NW_DP_REV_SEMI : ps.kind; }
 
 /* Sort record of the planner (gpu_plan.cu). */
 typedef struct {
@@ -207,7 +224,7 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &sp, const nw_pass_t &ps, const n
 		  const int32_t *ids, size_t n_ids, int wide32, bool prof_ok);
 /* Fill the caches the planner reads (occupancy of every shape of the pass's kind, length
  * classes), so that planning threads only read them. */
-void nw_plan_warm(nw_gpu_t *g, int kind, const nw_scoring_t *sc);
+void nw_plan_warm(nw_gpu_t *g, int kc, const nw_scoring_t *sc);
 
 struct nw_path_host; /* gpu_path.cuh */
 
@@ -284,6 +301,7 @@ typedef struct {
 	int32_t ovf_limit;          /* 16-bit local: a lane best >= this may have wrapped */
 	int32_t floor;              /* 16-bit reverse semiglobal: the floor of H (nw_floor16) */
 	int32_t maxsc;              /* the highest substitution score, at least 0 (live_scan) */
+	int32_t live;               /* nw_pass_t.live */
 	uint32_t *scratch;          /* per group slot (NW_SLOT_WORDS): column words, border, 2 spare */
 	int64_t slot_words;
 	int32_t ncap;               /* largest n of the launch */
@@ -303,10 +321,10 @@ void nw_bparams_limits(const nw_scoring_t *sc, nw_bparams_t *p);
 
 /* Launch on side stream si (after the caller made it wait for the main stream). */
 int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p, int si);
-/* Resident warps per SM of a batch kernel instance (occupancy; cached in g); 0 when the
- * shape cannot run here (too much shared memory). G matters for the profile only (its
- * shared memory), ncodes: the profile's real codes. */
-int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kind, int ncodes);
+/* Resident warps per SM of a batch kernel instance of class kc (nw_kclass; occupancy;
+ * cached in g); 0 when the shape cannot run here (too much shared memory). G matters for
+ * the profile only (its shared memory), ncodes: the profile's real codes. */
+int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kc, int ncodes);
 /* The same thread logic run sequentially on the host (p points to host memory); cols, if
  * not NULL, adds up the columns swept (see nw_emul_shape_t.rev_cols). */
 void nw_batch_emulate(int bk, int R, const nw_bparams_t *p, int64_t *cols);
@@ -371,8 +389,16 @@ int nw_fast_bytes(const nw_scoring_t *sc, int kind, uint32_t *t0, uint32_t *t1);
 
 /* The reverse problem of forward job j (kind fkind) whose result is o, into b: the
  * reversed prefixes from o's end cell, cut to the band of o's score (gpu_align.cu). false
- * when the request needs none (global; local score 0; semiglobal end at column 0). */
+ * when the request needs none (global; local score 0; semiglobal end at column 0; a live
+ * pass's result below its need). */
 bool nw_rev_job(const nw_scoring_t *sc, int fkind, const nw_job_t &j, const nw_dp_out &o, nw_job_t *b);
+/* Whether the forward pass of p is live (nw_pass_t.live): p->need given, semiglobal or
+ * global (a local pass ignores it). */
+int nw_fwd_live(const nw_align_params_t *p);
+/* The target, band and (returned) nw_pass_t.target of forward job j of pair k: in a live
+ * pass, p->need[k] over the whole matrix (a need outside 32 bits: none, and a target that
+ * keeps the job out of 16-bit lanes); else none. */
+int64_t nw_fwd_target(const nw_align_params_t *p, int live, int64_t k, nw_job_t *j);
 /* Result r of pair k from its forward job j and result o and, where it had one, its
  * reverse result b (gpu_align.cu); NW_ERR_INTERNAL when b missed o's score. */
 int nw_pair_result(int fkind, const nw_job_t &j, const nw_dp_out &o, const nw_dp_out *b, int64_t k,

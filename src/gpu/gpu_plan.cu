@@ -86,9 +86,9 @@ static double nw_cost_g(int G) { return G <= 8 ? 1.0 : G <= 16 ? 1.1 : 1.3; }
  * (32 / G items of its largest problems): that batch alone must not outlast the pass, at
  * about four times the speed of a warp that shares its SM (seen on 4291 x 8081 protein
  * pairs, whose batch of eight at G = 8 ran longer than the 13 queries around it). */
-static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, int G, int R, double t_pass)
+static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kc, int ncodes, int G, int R, double t_pass)
 {
-	const double warps = nw_batch_warps_per_sm(g, c.bk, R, G, kind, ncodes);
+	const double warps = nw_batch_warps_per_sm(g, c.bk, R, G, kc, ncodes);
 	if (warps <= 0) return 1e300;
 	const double occ = warps >= 16 ? 1.0 : std::sqrt(warps / 16.0);
 	const int64_t SR = (int64_t)G * R, ns = (c.mmax + SR - 1) / SR;
@@ -125,7 +125,7 @@ static int nw_band_gmin(void)
 
 /* Shape (G threads a group, R rows a thread) for class c, G >= gmin; the profile scorer
  * takes G >= 8 and R a multiple of 8 (nw_sc_prof). */
-static void nw_pick(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, double t_pass, int *G_out, int *R_out, int gmin)
+static void nw_pick(nw_gpu_t *g, const nw_class_t &c, int kc, int ncodes, double t_pass, int *G_out, int *R_out, int gmin)
 {
 	static const int r16[] = NW_R16_LIST, r32[] = NW_R32_LIST, rpf[] = NW_RPROF_LIST;
 	const int bk = c.bk;
@@ -137,7 +137,7 @@ static void nw_pick(nw_gpu_t *g, const nw_class_t &c, int kind, int ncodes, doub
 	*R_out = rs[0];
 	for (int x = 0; x < nr; x++)
 		for (int G = bk == NW_BK_PROF16 ? std::max(8, gmin) : gmin; G <= 32; G <<= 1) {
-			const double t = nw_cost(g, c, kind, ncodes, G, rs[x], t_pass);
+			const double t = nw_cost(g, c, kc, ncodes, G, rs[x], t_pass);
 			if (t < tbest) tbest = t, *G_out = G, *R_out = rs[x];
 		}
 }
@@ -216,14 +216,15 @@ void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, i
 	const int64_t SR = (int64_t)G * R;
 	const int bits = bk == NW_BK_TAB32 ? 32 : 16, gpw = 32 / G;
 	const bool prof = bk == NW_BK_PROF16;
-	const bool rev_local = ps.kind == NW_DP_REV_LOCAL, rev_semi = ps.kind == NW_DP_REV_SEMI;
+	const int kind = nw_fit_kind(ps);
+	const bool rev_local = kind == NW_DP_REV_LOCAL, rev_semi = kind == NW_DP_REV_SEMI;
 	const nw_item_t empty = {-1, -1};
 	*ncap = 0;
 	for (size_t x = 0; x < n; x++) {
 		const int32_t a = kid[x].id;
 		const int64_t ma = nw_key_m(kid[x].key), na = nw_key_n(kid[x].key);
 		const int64_t ta = rev_local || rev_semi ? ps.target[a] : 0;
-		if (!nw_fits(ps.kind, sc, (ma + SR - 1) / SR * SR, na, ta, bits)) {
+		if (!nw_fits(kind, sc, (ma + SR - 1) / SR * SR, na, ta, bits)) {
 			rejected.push_back(a);
 			continue;
 		}
@@ -238,7 +239,7 @@ void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, i
 			/* the bounds of both lanes: the higher target (local: the best cell), the lower
 			 * (semiglobal: the floor) */
 			const int64_t tab = rev_local ? std::max(ta, ps.target[b]) : rev_semi ? std::min(ta, ps.target[b]) : 0;
-			if (nw_fits(ps.kind, sc, mp2, std::max(na, nb), tab, 16)) {
+			if (nw_fits(kind, sc, mp2, std::max(na, nb), tab, 16)) {
 				it.b = b, x++;
 				nmax = std::max(na, nb);
 			}
@@ -251,7 +252,7 @@ void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, i
 }
 
 /* ---------------------------------------------------------------- one width */
-void nw_plan_warm(nw_gpu_t *g, int kind, const nw_scoring_t *sc)
+void nw_plan_warm(nw_gpu_t *g, int kc, const nw_scoring_t *sc)
 {
 	static const int r16[] = NW_R16_LIST, r32[] = NW_R32_LIST, rpf[] = NW_RPROF_LIST;
 	for (int bk = 0; bk < NW_BK_TYPES; bk++) {
@@ -260,7 +261,7 @@ void nw_plan_warm(nw_gpu_t *g, int kind, const nw_scoring_t *sc)
 				: bk == NW_BK_PROF16 ? (int)(sizeof rpf / sizeof *rpf) : (int)(sizeof r16 / sizeof *r16);
 		for (int x = 0; x < nr; x++) /* the shapes nw_pick weighs (the profile: G >= 8) */
 			for (int G = bk == NW_BK_PROF16 ? 8 : 1; G <= 32; G <<= 1)
-				nw_batch_warps_per_sm(g, bk, rs[x], G, kind, sc->n_codes);
+				nw_batch_warps_per_sm(g, bk, rs[x], G, kc, sc->n_codes);
 	}
 	(void)nw_len_class(0);
 }
@@ -275,7 +276,8 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 	if (!n_ids) return 0;
 	uint32_t t0, t1;
 	const bool fast_ok = nw_fast_bytes(sc, ps.kind, &t0, &t1) != 0;
-	const bool band = ps.kind == NW_DP_REV_LOCAL || ps.kind == NW_DP_REV_SEMI; /* kernel classes with column windows */
+	const int kc = nw_kclass(ps.kind, ps.live);
+	const bool band = kc == NW_KC_REVLOCAL || kc == NW_KC_TARGET; /* kernel classes with column windows */
 
 	pl.kid.resize(n_ids);
 	for (size_t x = 0; x < n_ids; x++) {
@@ -336,8 +338,8 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 			l.G = prevG;
 			l.R = prevR;
 		} else if (!nw_env_cfg(c.bk, &l.G, &l.R) ||
-			   nw_batch_warps_per_sm(g, c.bk, l.R, l.G, ps.kind, sc->n_codes) <= 0) {
-			nw_pick(g, c, ps.kind, sc->n_codes, t_pass, &l.G, &l.R, band ? nw_band_gmin() : 1);
+			   nw_batch_warps_per_sm(g, c.bk, l.R, l.G, kc, sc->n_codes) <= 0) {
+			nw_pick(g, c, kc, sc->n_codes, t_pass, &l.G, &l.R, band ? nw_band_gmin() : 1);
 		}
 		prevG = l.G, prevR = l.R;
 		l.first = (int64_t)pl.items.size();

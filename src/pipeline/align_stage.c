@@ -306,7 +306,9 @@ static int on_strands(run_t *run, stage_fn stage, const nw_align_params_t *p,
 
 /* Scores and spans of n pairs (p: no path). With --strand both the reverse complements
  * are aligned too (into run->rc_res) and each result keeps the better strand, the query as
- * given on ties, with the coordinates of that strand's query (see to_query_frame). */
+ * given on ties, with the coordinates of that strand's query (see to_query_frame). A
+ * reverse complement only matters where it scores above the query as given: that score
+ * plus one is its need (nw_align_params_t.need), which lets the GPU prune its pass. */
 static int score_strands(run_t *run, const nw_align_params_t *p, const nw_batch_set_t *set,
 			 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res,
 			 int64_t n, char *err, size_t errlen)
@@ -316,7 +318,11 @@ static int score_strands(run_t *run, const nw_align_params_t *p, const nw_batch_
 		res[k].strand = 0;
 	if (ret < 0 || !run->opt->both_strands)
 		return ret;
-	if ((ret = scores(run, p, &set->q_rc, rb, pairs, run->rc_res, n, err, errlen)) < 0)
+	nw_align_params_t rp = *p;
+	for (int64_t k = 0; k < n; k++)
+		run->need[k] = res[k].score < INT64_MAX ? res[k].score + 1 : INT64_MAX;
+	rp.need = run->need;
+	if ((ret = scores(run, &rp, &set->q_rc, rb, pairs, run->rc_res, n, err, errlen)) < 0)
 		return ret;
 	for (int64_t k = 0; k < n; k++) {
 		if (run->rc_res[k].score <= res[k].score)

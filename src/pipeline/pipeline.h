@@ -49,8 +49,10 @@ typedef struct {
 	int64_t chunk_pairs;         /* pairs a chunk may hold: the engine's choice */
 	chunk_buf_t bufs[2];         /* a chunk aligns in one while the other is written */
 	chunk_buf_t *cb;             /* the chunk being aligned: one of bufs */
-	int64_t scratch_cap;         /* of rc_res, sub_pairs and sub_res */
+	int64_t scratch_cap;         /* of rc_res, sub_pairs, sub_res and need */
 	nw_result_t *rc_res;         /* --strand both: results of the reverse complements */
+	int64_t *need;               /* --strand both: what each reverse complement must score
+				      * to be kept (nw_align_params_t.need) */
 	nw_pair_t *sub_pairs;        /* --strand both: the pairs of one strand, and their */
 	nw_result_t *sub_res;        /* results moved here for a stage (owning nothing) */
 	int64_t n_paths[NW_PATH_KINDS]; /* paths written, by kind (NW_PATH_*) */

@@ -39,6 +39,15 @@ static int grow_pairs(nw_pair_t **pairs, int64_t n)
 	return 0;
 }
 
+static int grow_need(int64_t **need, int64_t n)
+{
+	int64_t *p = realloc(*need, (size_t)n * sizeof *p);
+	if (!p)
+		return NW_ERR_MEMORY;
+	*need = p;
+	return 0;
+}
+
 /* The other chunk buffer for the next chunk, of room for n pairs (n_top kept by --top) in
  * every per-chunk array the run uses, once the write stage is done with what it held. */
 static int next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen)
@@ -66,7 +75,8 @@ static int next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t er
 	}
 	if (n > old_scratch && run->opt->both_strands &&
 	    (grow_results(&run->rc_res, old_scratch, n) < 0 ||
-	     grow_results(&run->sub_res, old_scratch, n) < 0 || grow_pairs(&run->sub_pairs, n) < 0))
+	     grow_results(&run->sub_res, old_scratch, n) < 0 || grow_pairs(&run->sub_pairs, n) < 0 ||
+	     grow_need(&run->need, n) < 0))
 		goto oom;
 	if (n > old_scratch)
 		run->scratch_cap = n;
@@ -396,6 +406,7 @@ out:
 		nw_result_free(&run.rc_res[k]);
 	free(run.rc_res);
 	free(run.sub_res); /* copies only: the CIGARs are owned by res, top_res and rc_res */
+	free(run.need);
 	free(run.sub_pairs);
 	if (feeder_ready)
 		nw_feeder_free(&feeder);
