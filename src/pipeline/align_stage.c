@@ -304,11 +304,29 @@ static int on_strands(run_t *run, stage_fn stage, const nw_align_params_t *p,
 	return 0;
 }
 
+/* Whether the reverse complement of pair pr, whose query as given scores s, has a need (s
+ * plus one) of at least half the most the pair can score: semiglobal, every query residue
+ * at the best substitution score; global, the shorter sequence's. Local passes take no
+ * need. The queries' lengths are those of q (the reverse complements have the same). */
+static int strong_need(const nw_align_params_t *p, const nw_batch_t *q, const nw_batch_t *rb,
+		       const nw_pair_t *pr, int64_t s)
+{
+	const int64_t maxsc = p->sc->max_score > 0 ? p->sc->max_score : 0;
+	const int64_t ql = q->len[pr->q], rl = rb->len[pr->r];
+	if (p->mode == NW_MODE_LOCAL || s >= INT64_MAX / 4 || s <= -INT64_MAX / 4)
+		return 0;
+	const int64_t most = maxsc * (p->mode == NW_MODE_GLOBAL && rl < ql ? rl : ql);
+	return 2 * (s + 1) >= most;
+}
+
 /* Scores and spans of n pairs (p: no path). With --strand both the reverse complements
  * are aligned too (into run->rc_res) and each result keeps the better strand, the query as
  * given on ties, with the coordinates of that strand's query (see to_query_frame). A
  * reverse complement only matters where it scores above the query as given: that score
- * plus one is its need (nw_align_params_t.need), which lets the GPU prune its pass. */
+ * plus one is its need (nw_align_params_t.need), which lets the GPU prune its pass. The
+ * reverse complements go in two calls: those whose need is at least half the most their
+ * pair can score, with their needs, then the others without (a pass with needs that
+ * leave most cells alive runs slower than a plain one; see bench/RESULTS.md). */
 static int score_strands(run_t *run, const nw_align_params_t *p, const nw_batch_set_t *set,
 			 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res,
 			 int64_t n, char *err, size_t errlen)
@@ -318,12 +336,35 @@ static int score_strands(run_t *run, const nw_align_params_t *p, const nw_batch_
 		res[k].strand = 0;
 	if (ret < 0 || !run->opt->both_strands)
 		return ret;
-	nw_align_params_t rp = *p;
-	for (int64_t k = 0; k < n; k++)
-		run->need[k] = res[k].score < INT64_MAX ? res[k].score + 1 : INT64_MAX;
-	rp.need = run->need;
-	if ((ret = scores(run, &rp, &set->q_rc, rb, pairs, run->rc_res, n, err, errlen)) < 0)
-		return ret;
+	for (int strong = 1; strong >= 0; strong--) {
+		int64_t m = 0;
+		for (int64_t k = 0; k < n; k++)
+			m += strong_need(p, &set->q, rb, &pairs[k], res[k].score) == strong;
+		if (m == 0)
+			continue;
+		const nw_pair_t *sp = pairs;
+		nw_result_t *sr = run->rc_res;
+		if (m < n) {
+			sp = run->sub_pairs, sr = run->sub_res;
+			for (int64_t k = 0, x = 0; k < n; k++)
+				if (strong_need(p, &set->q, rb, &pairs[k], res[k].score) == strong) {
+					run->sub_pairs[x] = pairs[k];
+					run->sub_res[x] = run->rc_res[k];
+					run->need[x++] = res[k].score + 1;
+				}
+		} else {
+			for (int64_t k = 0; k < n; k++)
+				run->need[k] = res[k].score + 1;
+		}
+		nw_align_params_t rp = *p;
+		rp.need = strong ? run->need : NULL;
+		ret = scores(run, &rp, &set->q_rc, rb, sp, sr, m, err, errlen);
+		for (int64_t k = 0, x = 0; k < n && m < n; k++) /* back, so that each owns its buffer */
+			if (strong_need(p, &set->q, rb, &pairs[k], res[k].score) == strong)
+				run->rc_res[k] = run->sub_res[x++];
+		if (ret < 0)
+			return ret;
+	}
 	for (int64_t k = 0; k < n; k++) {
 		if (run->rc_res[k].score <= res[k].score)
 			continue;
