@@ -13,7 +13,7 @@
 
 void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t a,
 		    int both_strands, int64_t batch_records, uint64_t batch_residues,
-		    int64_t first_records, uint64_t first_residues)
+		    int64_t first_records)
 {
 	memset(f, 0, sizeof *f);
 	f->qr = qr;
@@ -23,7 +23,6 @@ void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabe
 	f->batch_records = batch_records;
 	f->batch_residues = batch_residues;
 	f->ramp_records = first_records;
-	f->ramp_residues = first_residues;
 	for (int k = 0; k < NW_FEEDER_SETS; k++) {
 		nw_batch_init(&f->set[k].q, a);
 		nw_batch_init(&f->set[k].q_rc, a);
@@ -132,15 +131,12 @@ static int read_set(nw_feeder_t *f, nw_batch_set_t *s, int64_t nq)
 	if (nq < 0) {
 		const int64_t limit = f->ramp_records * 2 < f->batch_records ? f->ramp_records * 2
 									    : f->batch_records;
-		const uint64_t residues = f->ramp_residues * 2 < f->batch_residues ? f->ramp_residues * 2
-										 : f->batch_residues;
 		int64_t want = 0;
 		f->ramp_records = limit;
-		f->ramp_residues = residues;
 		do {
 			want = limit - want < REF_STEP && threaded ? limit
 								   : want + (threaded ? REF_STEP : limit);
-			nq = nw_reader_fill(f->qr, want, residues, err, errlen);
+			nq = nw_reader_fill(f->qr, want, f->batch_residues, err, errlen);
 			if (nq > 0 && nq < want)
 				break; /* the end of the queries, or their residue limit */
 			if (nq > 0 && threaded)

@@ -25,7 +25,6 @@ typedef struct {
 	uint64_t batch_residues;
 	int64_t ramp_records;        /* the last set's record limit: it doubles a set
 				      * from the first one's up to batch_records */
-	uint64_t ramp_residues;      /* the same for the residues, up to batch_residues */
 	nw_batch_set_t set[NW_FEEDER_SETS]; /* the engine's, the next (being read), the last */
 	int cur;
 	pthread_t thread;
@@ -44,22 +43,14 @@ static inline int64_t nw_first_set_records(int64_t batch_records, int cpu_engine
 	return cpu_engine && batch_records > NW_FIRST_SET_RECORDS ? NW_FIRST_SET_RECORDS
 								  : batch_records;
 }
-/* The first set's residues at most, whatever the engine: long reads fill a set of
- * batch_residues with a few thousand records, which the GPU would wait for (about 0.3 s
- * for 64 MiB on an H100 host, beyond its own start-up; bench/RESULTS.md). */
-#define NW_FIRST_SET_RESIDUES ((uint64_t)8 << 20)
-static inline uint64_t nw_first_set_residues(uint64_t batch_residues)
-{
-	return batch_residues > NW_FIRST_SET_RESIDUES ? NW_FIRST_SET_RESIDUES : batch_residues;
-}
 
 /* Takes the readers (not their ownership). The records already pending in them (read for
  * the alphabet guess: nq queries, at most nw_first_set_records, and for zip as many
  * references or fewer where the file ends) make the first set; sets after it double from
- * first_records up to batch_records, and from first_residues up to batch_residues. */
+ * first_records up to batch_records. */
 void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t a,
 		    int both_strands, int64_t batch_records, uint64_t batch_residues,
-		    int64_t first_records, uint64_t first_residues);
+		    int64_t first_records);
 /* The first set (packed now), the next one starts reading behind it. NULL on error. */
 nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, char *err, size_t errlen);
 /* The next set once the engine is done with the current one; a set with q.n == 0 marks

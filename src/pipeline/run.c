@@ -271,9 +271,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	/* the CPU engine for certain: asked for, or no CUDA in this build */
 	const int64_t first = nw_first_set_records(opt->batch_records,
 						   opt->backend == NW_BACKEND_CPU || !nw_gpu_built());
-	const uint64_t first_res = nw_first_set_residues(opt->batch_residues);
 	const uint64_t ref_cap = ref_residue_cap(opt);
-	if ((nq = nw_reader_fill(qr, first, first_res, err, errlen)) < 0 ||
+	if ((nq = nw_reader_fill(qr, first, opt->batch_residues, err, errlen)) < 0 ||
 	    (rr && (nr = nw_reader_fill(rr, zip ? nq : INT64_MAX, zip ? UINT64_MAX : ref_cap, err,
 					errlen)) < 0)) {
 		ret = (int)(nq < 0 ? nq : nr);
@@ -317,7 +316,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		goto out;
 	}
 	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands,
-		       opt->batch_records, opt->batch_residues, first, first_res);
+		       opt->batch_records, opt->batch_residues, first);
 	feeder_ready = 1;
 	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
 	double t_end = nw_pl_now(), written_s = 0;
