@@ -57,15 +57,7 @@ __global__ void __launch_bounds__(NW_PATH_BLOCK) nw_path_dp_kernel(nw_pparams p,
 		th.init(q, mine < count ? ids[mine] : -1, t);
 		const int32_t stripes = (int32_t)__reduce_max_sync(0xffffffffu, (unsigned)(th.last_s + 1));
 		for (int32_t s = 0; s < stripes; s++) {
-			nw_plive lv;
-			th.live_scan(q, s, lv);
-			for (int off = G >> 1; off > 0; off >>= 1) {
-				nw_plive o;
-				o.first = __shfl_xor_sync(0xffffffffu, lv.first, off, G);
-				o.reach = __shfl_xor_sync(0xffffffffu, lv.reach, off, G);
-				lv.merge(o);
-			}
-			th.begin(q, s, &lv);
+			th.begin(q, s);
 			const int32_t steps = (int32_t)__reduce_max_sync(0xffffffffu, (unsigned)th.steps);
 			int32_t hc = 0, fc = 0;
 			for (int32_t k = 0; k < steps; k++) {
@@ -201,12 +193,8 @@ static void nw_path_emulate_launch(const nw_pparams &p, const int32_t *ids, int6
 		}
 		for (int32_t s = 0; s < stripes; s++) {
 			int32_t hc[32] = {0}, fc[32] = {0}, steps = 0;
-			nw_plive lv[32];
-			for (int l = 0; l < 32; l++) th[l].live_scan(p, s, lv[l]);
-			for (int l = 0; l < 32; l++) { /* the kernel's shuffles: the group's parts merged */
-				nw_plive all = lv[l - l % G];
-				for (int u = 1; u < G; u++) all.merge(lv[l - l % G + u]);
-				th[l].begin(p, s, &all);
+			for (int l = 0; l < 32; l++) {
+				th[l].begin(p, s);
 				steps = std::max(steps, th[l].steps);
 			}
 			for (int32_t k = 0; k < steps; k++) {
@@ -427,7 +415,6 @@ int nw_pexec_run(nw_pexec &x, bool trace)
 	p.n_jobs = n;
 	p.O = x.O;
 	p.E = x.E;
-	p.maxsc = x.maxsc;
 	p.trace = trace;
 	p.qcodes = x.qcodes;
 	p.rcodes = x.rcodes;

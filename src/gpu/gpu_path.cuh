@@ -77,7 +77,6 @@ struct nw_pexec {
 	const int64_t *qoff, *roff;       /* host: first code of each sequence */
 	int32_t score[32 * 32];
 	int32_t O, E;
-	int32_t maxsc; /* the highest substitution score, at least 0 */
 	/* outputs of the last batch, on the host */
 	std::vector<nw_pjob> jobs;
 	nw_hbuf<uint32_t> &runs;

@@ -44,7 +44,6 @@ static nw_pjob nw_make_pjob(int64_t qbase, int32_t qstep, int64_t m, int64_t rba
 	j.G = 32, j.R = nw_pick_R(m);
 	j.dlo = -j.m, j.dhi = j.n; /* the whole matrix */
 	j.dir_words = nw_pdir_words(j);
-	j.target = NW_PATH_NO_TARGET;
 	return j;
 }
 
@@ -229,8 +228,6 @@ static void nw_mm_band(nw_pjob &j, const nw_mm_node &v, const nw_scoring_t *sc, 
 	j.dlo = (int32_t)std::max<int64_t>(lo, -j.m);
 	j.dhi = (int32_t)std::min<int64_t>(hi, j.n);
 	j.dir_words = nw_pdir_words(j);
-	j.target = v.S > INT32_MIN && v.S <= INT32_MAX ? (int32_t)v.S : NW_PATH_NO_TARGET;
-	j.node_m = (int32_t)v.m;
 }
 
 static int nw_paths_exact(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result_t *res, const nw_scoring_t *sc)
@@ -387,7 +384,6 @@ static int nw_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *q
 	x.g = g;
 	x.qcodes = qc, x.rcodes = rc, x.qoff = qoff, x.roff = roff;
 	x.O = sc->gap_open, x.E = sc->gap_extend;
-	x.maxsc = sc->max_score > 0 ? sc->max_score : 0;
 	x.ms = x.ms_trace = 0;
 	x.s_exec = x.s_take = 0;
 	x.timing = false;

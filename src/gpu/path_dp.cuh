@@ -73,23 +73,6 @@ struct nw_pjob {
 	int64_t row_off;       /* int32 entries: the border row between stripes, 2 (n + 1) */
 	int64_t out_off;       /* last row: H[m][c], then F[m][c] (nw_plast_*) in lastrow */
 	int64_t run_off;       /* trace: first CIGAR run (m + n + 1 runs at most) */
-	int32_t target;        /* last row, a Myers-Miller half: its node's optimum, by which the
-				* stripes leave out the columns no optimal path of the node can
-				* use (nw_pthread::live_scan); NW_PATH_NO_TARGET: none */
-	int32_t node_m;        /* the node's rows (the half's m and the rows beyond it) */
-};
-#define NW_PATH_NO_TARGET INT32_MIN
-
-/* A thread's part of the live scan of a border row (nw_pthread::live_scan): the first
- * column an optimal path can cross at (INT32_MAX: none) and the last one it can reach in
- * the stripe below. Parts combine by min and max. */
-struct nw_plive {
-	int32_t first, reach;
-	NW_HD void merge(const nw_plive &o)
-	{
-		first = o.first < first ? o.first : first;
-		reach = o.reach > reach ? o.reach : reach;
-	}
 };
 
 NW_HD int32_t nw_pstripes(const nw_pjob &jb)
@@ -257,7 +240,6 @@ struct nw_pparams {
 	const uint8_t *qcodes, *rcodes;
 	const int32_t *score;   /* 32 x 32: score[q * 32 + r] */
 	int32_t O, E;
-	int32_t maxsc;          /* the highest substitution score, at least 0 (live_scan) */
 	uint32_t *dirs;
 	int32_t *rows;          /* border rows (scratch) */
 	int32_t *lastrow;       /* last-row mode: the output rows */
@@ -280,8 +262,6 @@ struct nw_pthread {
 	int32_t mrow;            /* my row index holding row m in the last stripe, or -1 */
 	int32_t jlo, jhi;        /* the stripe's window; jlo > jhi past the last stripe */
 	int32_t pjlo, pjhi;      /* the window of the stripe above */
-	int32_t olo, ohi;        /* last row: the band's window of the last stripe, the
-				  * outputs' layout (live windows may sweep less of it) */
 	int32_t steps;           /* of the stripe: W + G - 1 */
 	int64_t base;            /* the stripe's first direction word / G */
 	int32_t h[R], e[R];      /* H[i][j-1], E[i][j] of my rows */
@@ -338,55 +318,13 @@ struct nw_pthread {
 		seen = 0;
 		O = p.O, E = p.E, OX = p.O + p.E;
 		last_s = -1;
-		jlo = 1, jhi = 0, olo = 1, ohi = 0, steps = 0, base = 0, mrow = -1;
+		jlo = 1, jhi = 0, steps = 0, base = 0, mrow = -1;
 		if (job < 0) return;
 		jb = p.jobs[job];
 		last_s = (jb.m - 1) / (G * R);
 	}
 
-	/* Whether the stripes narrow their windows by the live scan: a last-row problem with a
-	 * target whose stripes run in turn on one group (not a staircase's). */
-	NW_HD bool live(const nw_pparams &p) const { return !p.trace && !done && id >= 0 && jb.target != NW_PATH_NO_TARGET; }
-
-	/* My part of the live scan of the border row below stripe s_ - 1 (row ib = s_ G R;
-	 * that stripe's columns jlo..jhi, every G-th from jlo + t, and thread 0 the left
-	 * border), run before begin(s_). The node's optimal paths run from this half's
-	 * origin to the node's far corner (node_m, n): from cell (i, j) the rest adds at most
-	 * maxsc min(a, b) - E |a - b| (a = node_m - i, b = n - j rows and columns left; its
-	 * gaps' opens are left out, which can only raise the bound). A crossing at column j
-	 * with v = max(H, F + O) lies on such a path only if v plus that bound reaches the
-	 * target; it enters the stripe at column j or j + 1, and a cell of the stripe right
-	 * of j + G R needs a horizontal gap, at E a column, out of what the rows left allow
-	 * (v + maxsc a - target). So no cell of an optimal path lies outside [first,
-	 * reach], and the cells that do keep their values (as with the band). */
-	NW_HD void live_scan(const nw_pparams &p, int32_t s_, nw_plive &lv) const
-	{
-		lv.first = 1, lv.reach = INT32_MAX;
-		if (s_ == 0 || s_ > last_s || !live(p)) return;
-		lv.first = INT32_MAX, lv.reach = -1;
-		const int64_t ib = (int64_t)s_ * G * R, a = (int64_t)jb.node_m - ib;
-		const int32_t *border = p.rows + jb.row_off;
-		if (t == 0 && jlo == 1) live_see(p, lv, 0, left((int32_t)ib) + (int64_t)O, a);
-		for (int32_t j = jlo + t; j <= jhi; j += G) {
-			const int64_t hv = border[j], fv = (int64_t)border[jb.n + 1 + j] + O;
-			live_see(p, lv, j, hv > fv ? hv : fv, a);
-		}
-	}
-	NW_HD void live_see(const nw_pparams &p, nw_plive &lv, int32_t j, int64_t v, int64_t a) const
-	{
-		const int64_t b = (int64_t)jb.n - j, d = a < b ? a : b;
-		if (v + (int64_t)p.maxsc * d - (int64_t)E * (a > b ? a - b : b - a) < jb.target) return;
-		const int32_t f = j > 1 ? j : 1;
-		lv.first = f < lv.first ? f : lv.first;
-		const int64_t slack = v + (int64_t)p.maxsc * a - jb.target;
-		const int64_t gap = E > 0 ? slack / E : (int64_t)INT32_MAX;
-		const int64_t r = (int64_t)j + G * R + gap;
-		const int32_t rr = r < INT32_MAX ? (int32_t)r : INT32_MAX;
-		lv.reach = rr > lv.reach ? rr : lv.reach;
-	}
-
-	/* Start stripe s_; lv: the group's live scan of the border above (live problems). */
-	NW_HD void begin(const nw_pparams &p, int32_t s_, const nw_plive *lv = NULL)
+	NW_HD void begin(const nw_pparams &p, int32_t s_)
 	{
 		s = s_;
 		if (s > last_s) { /* done: no column is mine */
@@ -398,16 +336,9 @@ struct nw_pthread {
 		base = nw_pdir_base(jb, s);
 		seen = 0;
 		pjlo = 1, pjhi = 0;
-		const bool narrow = lv && s > 0 && live(p);
-		if (narrow) pjlo = jlo, pjhi = jhi; /* the window the stripe above swept */
-		else if (s > 0) nw_pwindow(jb, s - 1, &pjlo, &pjhi);
+		if (s > 0) nw_pwindow(jb, s - 1, &pjlo, &pjhi);
 		nw_pwindow(jb, s, &jlo, &jhi);
-		olo = jlo, ohi = jhi;
-		if (narrow) {
-			jlo = lv->first > jlo ? lv->first : jlo;
-			jhi = lv->reach < jhi ? lv->reach : jhi;
-		}
-		steps = jhi >= jlo ? jhi - jlo + G : 0;
+		steps = jhi - jlo + G;
 		i0 = s * G * R + t * R + 1;
 		rc0 = rcode(p, jlo);
 		rc1 = rcode(p, jlo + 1);
@@ -433,11 +364,8 @@ struct nw_pthread {
 		} else hdiag = NW_PATH_LOW;
 		if (mrow >= 0 && !p.trace) { /* H[m][0], F[m][0]: the column-0 gap */
 			int32_t *row = p.lastrow + jb.out_off;
-			const int32_t st = nw_plast_stride(olo, ohi);
 			row[0] = left(jb.m);
-			row[st] = left(jb.m);
-			for (int32_t c = olo; c <= ohi; c++) /* columns the live window leaves out */
-				if (c < jlo || c > jhi) row[nw_plast_at(c, olo)] = row[st + nw_plast_at(c, olo)] = NW_PATH_LOW;
+			row[nw_plast_stride(jlo, jhi)] = left(jb.m);
 		}
 	}
 
@@ -469,9 +397,9 @@ struct nw_pthread {
 				if (p.trace) {
 					if (j == jb.n) p.corner[2 * id] = hh, p.corner[2 * id + 1] = f;
 				} else {
-					int32_t *row = p.lastrow + jb.out_off + nw_plast_at(j, olo);
+					int32_t *row = p.lastrow + jb.out_off + nw_plast_at(j, jlo);
 					row[0] = hh;
-					row[nw_plast_stride(olo, ohi)] = f;
+					row[nw_plast_stride(jlo, jhi)] = f;
 				}
 			}
 			e[r] = ein - E > ho ? ein - E : ho;    /* E[i][j+1] */
@@ -502,7 +430,7 @@ struct nw_pthread {
 		if (s == 0) {
 			hup = topb(j);
 			fin = hup - OX; /* F[1][j]: F[0][j] is minus infinity */
-		} else if (j >= pjlo && j <= pjhi) {
+		} else if (j <= pjhi) { /* j >= jlo >= pjlo */
 			const int32_t *border = p.rows + jb.row_off;
 			wait_above(j);
 			hup = nw_ld_cg(border + j); /* a staircase's: maybe from another SM */
