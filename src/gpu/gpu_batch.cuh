@@ -19,9 +19,10 @@
  * which is never above the true value (see nw_bthread::outside). The cells on the band
  * keep their values, so the cells that reach the target are found as before. Forward
  * passes given the scores they must reach run the same way (NW_KC_TARGET, their band the
- * whole matrix). Each stripe below the first also narrows its window to the columns that a path of the target score
- * can still use, read from the border row above it (nw_bthread::live_scan): the band holds
- * what the score allows, the live window what the cells computed so far allow. Reverse
+ * whole matrix). Each stripe below the first also narrows its window to the columns that
+ * a path of the target score can still use, read from the border row above it
+ * (nw_bthread::live_scan): the band holds what the score allows, the live window what the
+ * cells computed so far allow. Reverse
  * semiglobal problems in 16-bit lanes also floor every H (NW_CELL_FLOOR, nw_floor16): their
  * cells may fall far below -32768, but none of those can reach the target.
  *
@@ -299,16 +300,21 @@ struct nw_bthread {
 	NW_HD void fill_border(int s_)
 	{
 		if (!BAND || s_ == 0 || s_ >= ns) return;
-		const bool none = plo > phi; /* the stripe above computed no column */
-		const int32_t a1 = none || jhi < plo - 1 ? jhi : plo - 1, b0 = none || jlo > phi + 1 ? jlo : phi + 1;
-		for (int32_t j = jlo + t; j <= a1; j += G) set_outside(s_, j);
-		for (int32_t j = b0 + t; j <= jhi && !none; j += G) set_outside(s_, j);
+		if (plo > phi) { /* the stripe above computed no column */
+			set_outside(s_, jlo, jhi);
+			return;
+		}
+		set_outside(s_, jlo, jhi < plo - 1 ? jhi : plo - 1);
+		set_outside(s_, jlo > phi + 1 ? jlo : phi + 1, jhi);
 	}
-	NW_HD void set_outside(int s_, int32_t j)
+	/* Border columns [lo, hi], every G-th from lo + t. */
+	NW_HD void set_outside(int s_, int32_t lo, int32_t hi)
 	{
-		const V h = outside(s_ * SR, j);
-		border[2 * j] = h;
-		border[2 * j + 1] = L::add(h, neg_oe);
+		for (int32_t j = lo + t; j <= hi; j += G) {
+			const V h = outside(s_ * SR, j);
+			border[2 * j] = h;
+			border[2 * j + 1] = L::add(h, neg_oe);
+		}
 	}
 	/* Steps of stripe s (0 once the group's problems are done). */
 	NW_HD int32_t steps() const { return s < ns && jhi >= jlo ? jhi - jlo + G : 0; }
