@@ -390,13 +390,6 @@ static void to_query_frame(const nw_batch_t *qb, const nw_pair_t *pairs, nw_resu
 	}
 }
 
-/* Does result a (of reference ra) rank before result b? Higher score, then earlier
- * reference. */
-static int ranks_before(const nw_result_t *a, uint32_t ra, const nw_result_t *b, uint32_t rb)
-{
-	return a->score > b->score || (a->score == b->score && ra < rb);
-}
-
 /* --top: of each query's n_ref pairs (adjacent, reference order), keep the run's top best
  * in rank order. Returns the number of pairs kept in run->cb->top_pairs; run->cb->top_res gets
  * their strands, scores and end cells. */
@@ -408,10 +401,12 @@ static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 		const nw_result_t *res = run->cb->res + q0;
 		int64_t have = 0;
 		for (uint32_t j = 0; j < n_ref; j++) {
-			if (have == top && !ranks_before(&res[j], j, &res[best[top - 1].r], best[top - 1].r))
+			const nw_pair_t *last = &best[top - 1];
+			if (have == top && !nw_ranks_before(res[j].score, j, res[last->r].score, last->r))
 				continue;
 			int64_t k = have < top ? have++ : top - 1;
-			while (k > 0 && ranks_before(&res[j], j, &res[best[k - 1].r], best[k - 1].r)) {
+			while (k > 0 &&
+			       nw_ranks_before(res[j].score, j, res[best[k - 1].r].score, best[k - 1].r)) {
 				best[k] = best[k - 1];
 				k--;
 			}
@@ -430,8 +425,9 @@ static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 	return kept;
 }
 
-int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
-		       char *err, size_t errlen)
+int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
+		     nw_pair_t **pairs_out, nw_result_t **res_out, int64_t *n_res, char *err,
+		     size_t errlen)
 {
 	const nw_batch_t *qb = &set->q;
 	nw_pair_t *out_pairs = run->cb->pairs;
@@ -490,11 +486,26 @@ int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, 
 			run->n_paths[out_res[k].path_kind]++;
 	}
 	to_query_frame(qb, out_pairs, out_res, n_out);
-	run->stage_s[STAGE_PATHS] += (t1 = nw_pl_now()) - t;
-	t = t1;
+	run->stage_s[STAGE_PATHS] += nw_pl_now() - t;
 	run->n_pairs += n;
 	run->cells += nw_plan_cells(qb, rb, run->cb->pairs, n);
-	int64_t id = nw_wstage_submit(run->wstage, qb, rb, out_pairs, out_res, n_out, err, errlen);
+	*pairs_out = out_pairs;
+	*res_out = out_res;
+	*n_res = n_out;
+	return 0;
+}
+
+int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
+		   char *err, size_t errlen)
+{
+	nw_pair_t *pairs;
+	nw_result_t *res;
+	int64_t n_out;
+	int ret = nw_chunk_results(run, set, rb, n, &pairs, &res, &n_out, err, errlen);
+	if (ret < 0)
+		return ret;
+	double t = nw_pl_now();
+	int64_t id = nw_wstage_submit(run->wstage, &set->q, rb, pairs, res, n_out, err, errlen);
 	if (id < 0)
 		return (int)id;
 	run->cb->written_as = id;

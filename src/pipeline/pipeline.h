@@ -6,6 +6,7 @@
  *   feeder.c       the read stage: batch sets read and packed on a thread of their own
  *   align_stage.c  one chunk through the engine: scores, --top, starts, paths, strands
  *   write_stage.c  the write stage: records formatted and written on threads of their own
+ *   partitions.c   --top against references larger than memory: read in partitions
  */
 #ifndef NW_PIPELINE_H
 #define NW_PIPELINE_H
@@ -82,8 +83,58 @@ enum { STAGE_READ, STAGE_SCORES, STAGE_STARTS, STAGE_PATHS, STAGE_WRITE };
 /* align_stage.c: the n pairs of run->cb through the engine, then to the write stage. */
 int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
 		   char *err, size_t errlen);
+/* align_stage.c: the same, but the records are left to the caller: *n_res of them in
+ * *pairs_out and *res_out (run->cb's arrays; with --top the kept pairs, by query, best
+ * first), with their paths when the run wants them. */
+int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
+		     nw_pair_t **pairs_out, nw_result_t **res_out, int64_t *n_res, char *err,
+		     size_t errlen);
+/* --top's ranking, everywhere: a higher score first, then the earlier reference (its
+ * index in the reference file). */
+static inline int nw_ranks_before(int64_t score_a, int64_t ref_a, int64_t score_b, int64_t ref_b)
+{
+	return score_a > score_b || (score_a == score_b && ref_a < ref_b);
+}
 /* align_stage.c: the progress line on a terminal (final: erase it). */
 void nw_progress(run_t *run, int final);
+
+/* run.c: the other chunk buffer as run->cb, with room for n pairs (n_top kept by --top),
+ * once the write stage is done with what it held. */
+int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen);
+
+/* partitions.c: all vs all with --top when the references do not fit in memory. */
+typedef struct {
+	nw_reader_t *rr;         /* the reference file, on its current pass (owned) */
+	const char *path;
+	uint64_t cap;            /* residues a partition holds, about (one record more) */
+	int64_t top;             /* --top */
+	nw_batch_t part;         /* the partition being aligned */
+	int64_t base;            /* index in the file of part's first reference */
+	int64_t n_refs;          /* references in the file; -1 until the first pass ends */
+	int64_t parts_read;      /* partitions aligned, over every pass (for -v) */
+	/* the query set's running tops: query q's count[q] best at [q * top, ...) */
+	int64_t n_q, cap_q;
+	int64_t *count;
+	nw_result_t *res;
+	nw_pair_t *pairs;        /* r: the reference's index in kept */
+	int64_t *file_r;         /* the reference's index in the file (the tie rule) */
+	nw_batch_t kept;         /* the records of the references the tops hold */
+	int32_t *kept_of;        /* [part.n] a partition reference's index in kept, or -1 */
+	uint8_t *codes;          /* one reference's residues, copying it to kept */
+	nw_result_t *m_res;      /* [top] one query's merge */
+	nw_pair_t *m_pairs;
+	int64_t *m_file;
+	int64_t written_as;      /* the write stage's number for the last set; -1: none */
+} nw_parts_t;
+/* The results a query set holds at most in its tops (--top times its queries): sets are cut
+ * to this, since every set is kept whole across the partitions. */
+#define NW_PARTS_KEPT_MAX ((int64_t)1 << 22)
+/* rr holds the first partition, packed into pt->part by the caller. */
+int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, const char *path, uint64_t cap, int64_t top);
+void nw_parts_free(nw_parts_t *pt);  /* closes pt->rr too */
+/* Every query set from the feeder against every partition, each set written whole. */
+int nw_run_partitioned(run_t *run, nw_feeder_t *fd, nw_parts_t *pt, int64_t nq, char *err,
+		       size_t errlen);
 
 /* setup.c */
 /* The GPU is opened on a thread of its own while the inputs are read: starting the CUDA

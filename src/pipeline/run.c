@@ -4,7 +4,8 @@
  *
  * All vs all: every reference is read and packed once and held in memory; queries stream
  * in batches of --batch-size records, and each batch is cut into chunks of whole queries
- * (plan.c) so that results stay bounded. Zip: queries and references are read in
+ * (plan.c) so that results stay bounded. References too large for --max-memory are read
+ * in partitions with --top (partitions.c), and refused without it. Zip: queries and references are read in
  * lockstep, batch by batch. The next batch is read on a thread of its own (feeder.c) while
  * the current one aligns (align_stage.c) and the one before is written (write_stage.c).
  * Results are written in input order whatever the engine. pipeline.h lists the stages'
@@ -48,9 +49,8 @@ static int grow_need(int64_t **need, int64_t n)
 	return 0;
 }
 
-/* The other chunk buffer for the next chunk, of room for n pairs (n_top kept by --top) in
- * every per-chunk array the run uses, once the write stage is done with what it held. */
-static int next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen)
+/* See pipeline.h: room for n pairs in every per-chunk array the run uses. */
+int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen)
 {
 	chunk_buf_t *c = run->cb = run->cb == &run->bufs[0] ? &run->bufs[1] : &run->bufs[0];
 	double t = nw_pl_now();
@@ -134,7 +134,7 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 			/* --top keeps at most top references of each query (all vs all only) */
 			const int64_t per_q = all_refs && run->opt->top > 0 && run->opt->top < rb->n
 						      ? run->opt->top : (all_refs ? rb->n : 1);
-			if ((ret = next_chunk(run, n, (int64_t)span * per_q, err, errlen)) < 0)
+			if ((ret = nw_next_chunk(run, n, (int64_t)span * per_q, err, errlen)) < 0)
 				return ret;
 			if (all_refs)
 				nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->cb->pairs);
@@ -166,11 +166,12 @@ static uint64_t max_memory(const nw_opt_t *opt)
 	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 * 3 : (uint64_t)8 << 30;
 }
 
-/* "1.5 GiB", "300.0 MiB". */
+/* "1.5 GiB", "300.0 MiB", "20.0 KiB". */
 static void bytes_text(double bytes, char *out, size_t len)
 {
-	const int gb = bytes >= 1073741824.0;
-	snprintf(out, len, "%.1f %s", bytes / (gb ? 1073741824.0 : 1048576.0), gb ? "GiB" : "MiB");
+	const int gb = bytes >= 1073741824.0, kb = bytes < 1048576.0;
+	snprintf(out, len, "%.1f %s", bytes / (gb ? 1073741824.0 : kb ? 1024.0 : 1048576.0),
+		 gb ? "GiB" : kb ? "KiB" : "MiB");
 }
 
 /* The memory limit as the messages name it. */
@@ -189,25 +190,39 @@ static uint64_t ref_residue_cap(const nw_opt_t *opt)
 	return cap > 0 ? cap : 1;
 }
 
-/* After the references were read up to cap residues: a clear error when the file holds
- * more records than that, rather than an allocation failure or the kernel's OOM killer. */
-static int refs_fit(nw_reader_t *rr, int64_t nr, uint64_t cap, const nw_opt_t *opt, char *err,
-		    size_t errlen)
+/* After the references were read up to cap residues: 1 when the file holds more records
+ * than that (one more is read to know), 0 when they are all read. */
+static int refs_exceed(nw_reader_t *rr, int64_t nr, uint64_t cap, char *err, size_t errlen)
 {
 	if (nw_reader_pending_residues(rr) < cap)
 		return 0;
 	int64_t more = nw_reader_fill(rr, nr + 1, 0, err, errlen); /* one more record, if any */
 	if (more < 0)
 		return (int)more;
-	if (more == nr)
-		return 0;
+	return more > nr;
+}
+
+/* References that do not fit: read in partitions for --top (partitions.c), a clear error
+ * otherwise, rather than an allocation failure or the kernel's OOM killer. */
+static int refs_too_large(nw_reader_t *rr, const nw_opt_t *opt, char *err, size_t errlen)
+{
 	char limit[96];
 	memory_limit_text(opt, limit, sizeof limit);
+	if (opt->top > 0 && opt->format != NW_FMT_SAM)
+		return 0;
+	if (opt->top > 0) {
+		snprintf(err, errlen, "the references in '%s' need more memory than %s allows, so "
+				      "they are read in partitions, and -f sam lists every reference in "
+				      "its header first: use -f tsv, paf or blast6, or raise --max-memory",
+			 nw_reader_path(rr), limit);
+		return NW_ERR_USAGE;
+	}
 	snprintf(err, errlen, "the references in '%s' need more memory than %s allows (--pairs all "
 			      "holds every reference, about %d bytes a residue; %lld records of %.3g "
-			      "residues read so far): raise --max-memory, or split the reference file "
-			      "and merge the outputs", nw_reader_path(rr), limit, NW_REF_BYTES_PER_RESIDUE,
-		 (long long)more, (double)nw_reader_pending_residues(rr));
+			      "residues read so far): raise --max-memory, use --top N (which reads "
+			      "them in partitions), or split the reference file and merge the outputs",
+		 nw_reader_path(rr), limit, NW_REF_BYTES_PER_RESIDUE,
+		 (long long)nw_reader_records_read(rr), (double)nw_reader_pending_residues(rr));
 	return NW_ERR_MEMORY;
 }
 
@@ -236,6 +251,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	int feeder_ready = 0;
 	nw_ref_list_t refs = {0};
 	gpu_opener_t opener;
+	nw_parts_t parts;
+	int parts_ready = 0, partitioned = 0;
 	int ret, zip = opt->pairing == NW_PAIRS_ZIP;
 	int64_t nq = 0, nr = 0;
 
@@ -267,31 +284,57 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	if ((!ref_db && !(rr = nw_reader_open(opt->ref_path, err, errlen))) ||
 	    !(qr = nw_reader_open(opt->query_path, err, errlen)))
 		goto out;
-	/* References first: all of them for all-vs-all, the first batch for zip. */
-	/* the CPU engine for certain: asked for, or no CUDA in this build */
-	const int64_t first = nw_first_set_records(opt->batch_records,
-						   opt->backend == NW_BACKEND_CPU || !nw_gpu_built());
+	/* All vs all: the references first, all of them, or the first partition of those too
+	 * large for memory (with --top). Then the first query set, and for zip as many
+	 * references. */
 	const uint64_t ref_cap = ref_residue_cap(opt);
+	int64_t q_batch = opt->batch_records;
+	if (rr && !zip) {
+		if ((nr = nw_reader_fill(rr, INT64_MAX, ref_cap, err, errlen)) < 0 ||
+		    (ret = refs_exceed(rr, nr, ref_cap, err, errlen)) < 0) {
+			ret = nr < 0 ? (int)nr : ret;
+			goto out;
+		}
+		partitioned = ret == 1;
+		if (partitioned && (ret = refs_too_large(rr, opt, err, errlen)) < 0)
+			goto out;
+		/* every query set is held whole, with its tops, across the partitions */
+		if (partitioned && q_batch > NW_PARTS_KEPT_MAX / opt->top)
+			q_batch = NW_PARTS_KEPT_MAX / opt->top > 0 ? NW_PARTS_KEPT_MAX / opt->top : 1;
+	}
+	/* a small first set for the CPU engine for certain (asked for, or no CUDA in this
+	 * build), but full sets when each set reads the references again */
+	const int64_t first = partitioned ? q_batch
+					  : nw_first_set_records(q_batch, opt->backend == NW_BACKEND_CPU ||
+									      !nw_gpu_built());
 	if ((nq = nw_reader_fill(qr, first, opt->batch_residues, err, errlen)) < 0 ||
-	    (rr && (nr = nw_reader_fill(rr, zip ? nq : INT64_MAX, zip ? UINT64_MAX : ref_cap, err,
-					errlen)) < 0)) {
+	    (rr && zip && (nr = nw_reader_fill(rr, nq, UINT64_MAX, err, errlen)) < 0)) {
 		ret = (int)(nq < 0 ? nq : nr);
 		goto out;
 	}
-	if (rr && !zip && (ret = refs_fit(rr, nr, ref_cap, opt, err, errlen)) < 0)
-		goto out;
 	if ((ret = nw_choose_alphabet(&run, qr, rr, db.alphabet, err, errlen)) < 0 ||
 	    (ret = nw_setup_scoring(&run, err, errlen)) < 0 ||
 	    (ret = nw_setup_backend(&run, &opener, err, errlen)) < 0)
 		goto out;
+	if (partitioned) { /* the reader is the partitions' from here on */
+		parts_ready = 1;
+		ret = nw_parts_init(&parts, rr, opt->ref_path, ref_cap, opt->top);
+		rr = NULL;
+		if (ret < 0) {
+			snprintf(err, errlen, "out of memory for --top %d", opt->top);
+			goto out;
+		}
+	}
 	run.params.mode = opt->mode;
 	run.params.sc = &run.sc;
 	run.params.want_path = opt->cigar || opt->format != NW_FMT_TSV;
 	nw_opt_gact(opt, &run.params.tile, &run.params.overlap);
 	run.params.gact = opt->gact;
 	run.params.max_deficit = opt->max_deficit >= 0 ? opt->max_deficit : NW_GACT_MAX_DEFICIT;
-	if (!zip && (ret = ref_db ? nw_db_load(opt->ref_path, &rb, err, errlen)
-				  : nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
+	if (!zip && (ret = ref_db      ? nw_db_load(opt->ref_path, &rb, err, errlen)
+			   : partitioned ? nw_reader_encode(parts.rr, run.alphabet, &parts.part, err,
+							    errlen)
+					 : nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
 		goto out;
 	char cpu_name[64];
 	snprintf(cpu_name, sizeof cpu_name, "cpu (%s)", nw_cpu_isa_name(nw_cpu_isa()));
@@ -302,7 +345,9 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		    run.gpu ? nw_gpu_describe(run.gpu) : cpu_name);
 	if ((ret = nw_collect_refs(&run, zip ? NULL : &rb, &refs, &sam_refs, err, errlen)) < 0)
 		goto out;
-	if ((ret = nw_setup_stats(&run, zip ? NULL : &rb, err, errlen)) < 0)
+	/* (partitioned: the database's residues are counted again on the first pass) */
+	if ((ret = nw_setup_stats(&run, zip ? NULL : partitioned ? &parts.part : &rb, err,
+				  errlen)) < 0)
 		goto out;
 	if (!(run.writer = nw_writer_open(opt, &refs, err, errlen))) {
 		ret = NW_ERR_IO;
@@ -315,10 +360,11 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		ret = NW_ERR_MEMORY;
 		goto out;
 	}
-	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands,
-		       opt->batch_records, opt->batch_residues, first);
+	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands, q_batch,
+		       opt->batch_residues, first);
 	feeder_ready = 1;
-	ret = run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
+	ret = partitioned ? nw_run_partitioned(&run, &feeder, &parts, nq, err, errlen)
+			  : run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
 	double t_end = nw_pl_now(), written_s = 0;
 	int64_t written = 0;
 	{ /* the write stage stops here whatever happened: it may still hold chunks */
@@ -356,6 +402,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    sec > 0 ? run.cells / sec * 1e-9 : 0.0,
 			    run.gpu ? (run.gpu_failed ? "gpu, then cpu (the GPU failed)" : "gpu") : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
+		if (partitioned)
+			nw_log_info("references read in partitions of about %.3g residues: %lld "
+				    "references, %lld partitions aligned", (double)ref_cap,
+				    (long long)parts.n_refs, (long long)parts.parts_read);
 		if (run.params.want_path && !run.params.gact)
 			nw_log_info("paths: %lld full, %lld exact", (long long)run.n_paths[NW_PATH_FULL],
 				    (long long)run.n_paths[NW_PATH_EXACT]);
@@ -410,6 +460,8 @@ out:
 	free(run.sub_pairs);
 	if (feeder_ready)
 		nw_feeder_free(&feeder);
+	if (parts_ready)
+		nw_parts_free(&parts);
 	free(refs.name);
 	nw_batch_free(&rb);
 	nw_batch_free(&sam_refs);

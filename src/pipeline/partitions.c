@@ -1,0 +1,351 @@
+/* partitions.c: --top against references larger than memory (see pipeline.h).
+ *
+ * When the references of all vs all need more memory than --max-memory allows and --top N
+ * keeps a few of them per query, they are read in partitions of the residues allowed, one
+ * after the other, and each query set is aligned against every partition in turn. Each
+ * chunk's kept results (align_stage.c ranks a query's pairs of the partition) are merged
+ * into the query's running top N by the one ranking rule (nw_ranks_before: score, then
+ * the reference's index in the file), so the records are those of a run with every
+ * reference in memory, byte for byte. The records of the references kept are copied aside
+ * (names, lengths and residues are what the output reads), and the query set is written
+ * once the last partition is done. A second query set reads the reference file again
+ * from its start.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+#include "plan.h"
+
+int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, const char *path, uint64_t cap, int64_t top)
+{
+	memset(pt, 0, sizeof *pt);
+	pt->rr = rr;
+	pt->path = path;
+	pt->cap = cap;
+	pt->top = top;
+	pt->n_refs = -1;
+	pt->written_as = -1;
+	nw_batch_init(&pt->part, NW_ALPHA_AUTO);
+	nw_batch_init(&pt->kept, NW_ALPHA_AUTO);
+	pt->m_res = malloc((size_t)top * sizeof *pt->m_res);
+	pt->m_pairs = malloc((size_t)top * sizeof *pt->m_pairs);
+	pt->m_file = malloc((size_t)top * sizeof *pt->m_file);
+	return pt->m_res && pt->m_pairs && pt->m_file ? 0 : NW_ERR_MEMORY;
+}
+
+void nw_parts_free(nw_parts_t *pt)
+{
+	for (int64_t k = 0; k < pt->cap_q * pt->top; k++)
+		nw_result_free(&pt->res[k]);
+	free(pt->res);
+	free(pt->pairs);
+	free(pt->file_r);
+	free(pt->count);
+	free(pt->kept_of);
+	free(pt->codes);
+	free(pt->m_res);
+	free(pt->m_pairs);
+	free(pt->m_file);
+	nw_batch_free(&pt->part);
+	nw_batch_free(&pt->kept);
+	nw_reader_close(pt->rr);
+	pt->rr = NULL;
+}
+
+/* The next partition of the reference file into pt->part: 1, or 0 at the end of the file. */
+static int next_partition(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
+{
+	int64_t n = nw_reader_fill(pt->rr, INT64_MAX, pt->cap, err, errlen);
+	if (n <= 0)
+		return (int)n;
+	pt->base += pt->part.n;
+	int ret = nw_reader_encode(pt->rr, a, &pt->part, err, errlen);
+	return ret < 0 ? ret : 1;
+}
+
+/* A new pass over the reference file for the next query set: the file opened again and its
+ * first partition read. */
+static int restart(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
+{
+	if (strcmp(pt->path, "-") == 0) {
+		snprintf(err, errlen, "the references on standard input need more memory than "
+				      "--max-memory allows, and the queries come in more than one batch, "
+				      "each of which reads the references again: give the references "
+				      "as a file, or a larger --batch-size");
+		return NW_ERR_USAGE;
+	}
+	nw_reader_close(pt->rr);
+	if (!(pt->rr = nw_reader_open(pt->path, err, errlen)))
+		return NW_ERR_IO;
+	pt->base = 0;
+	pt->part.n = 0; /* next_partition adds the previous partition's count to base */
+	int ret = next_partition(pt, a, err, errlen);
+	if (ret == 0) {
+		snprintf(err, errlen, "'%s' has no sequences on a second reading", pt->path);
+		return NW_ERR_FORMAT;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* Room for a query set of n_q queries, every query's top empty. The set before must be
+ * written: its records are in these arrays. */
+static int begin_set(run_t *run, nw_parts_t *pt, int64_t n_q, char *err, size_t errlen)
+{
+	double t = nw_pl_now();
+	int ret = nw_wstage_wait(run->wstage, pt->written_as, err, errlen);
+	run->stage_s[STAGE_WRITE] += nw_pl_now() - t;
+	if (ret < 0)
+		return ret;
+	pt->written_as = -1;
+	const int64_t top = pt->top;
+	for (int64_t k = 0; k < pt->cap_q * top; k++)
+		nw_result_free(&pt->res[k]);
+	if (n_q > pt->cap_q) {
+		free(pt->res);
+		free(pt->pairs);
+		free(pt->file_r);
+		free(pt->count);
+		pt->res = calloc((size_t)(n_q * top), sizeof *pt->res);
+		pt->pairs = malloc((size_t)(n_q * top) * sizeof *pt->pairs);
+		pt->file_r = malloc((size_t)(n_q * top) * sizeof *pt->file_r);
+		pt->count = malloc((size_t)n_q * sizeof *pt->count);
+		pt->cap_q = n_q;
+		if (!pt->res || !pt->pairs || !pt->file_r || !pt->count) {
+			pt->cap_q = 0;
+			snprintf(err, errlen, "out of memory for the top %lld of %lld queries",
+				 (long long)top, (long long)n_q);
+			return NW_ERR_MEMORY;
+		}
+	}
+	memset(pt->count, 0, (size_t)n_q * sizeof *pt->count);
+	pt->n_q = n_q;
+	nw_batch_clear(&pt->kept);
+	return 0;
+}
+
+/* The index in pt->kept of the partition's reference r, copied there on its first use. */
+static int64_t kept_index(nw_parts_t *pt, uint32_t r)
+{
+	if (pt->kept_of[r] >= 0)
+		return pt->kept_of[r];
+	const nw_batch_t *b = &pt->part;
+	if (pt->kept.n >= INT32_MAX)
+		return NW_ERR_MEMORY;
+	nw_batch_unpack(b, r, pt->codes);
+	if (nw_batch_push(&pt->kept, nw_batch_name(b, r), pt->codes, b->len[r], NULL) < 0)
+		return NW_ERR_MEMORY;
+	return pt->kept_of[r] = (int32_t)(pt->kept.n - 1);
+}
+
+/* Merge the new results of query q (nn of them, best first, references of the current
+ * partition) into its running top. The results taken leave their CIGAR buffers to the top;
+ * those pushed out of it free theirs. */
+static int merge_query(nw_parts_t *pt, uint32_t q, const nw_pair_t *np, nw_result_t *nr, int64_t nn)
+{
+	const int64_t top = pt->top, c = pt->count[q];
+	nw_result_t *a = pt->res + q * top, *merged = pt->m_res;
+	nw_pair_t *ap = pt->pairs + q * top, *mp = pt->m_pairs;
+	int64_t *af = pt->file_r + q * top, *mf = pt->m_file;
+	const int64_t m = c + nn < top ? c + nn : top;
+	int64_t i = 0, j = 0;
+	for (int64_t k = 0; k < m; k++) {
+		if (i < c && (j == nn || nw_ranks_before(a[i].score, af[i], nr[j].score,
+							 pt->base + np[j].r))) {
+			merged[k] = a[i], mp[k] = ap[i], mf[k] = af[i];
+			i++;
+			continue;
+		}
+		int64_t r = kept_index(pt, np[j].r);
+		if (r < 0)
+			return (int)r;
+		merged[k] = nr[j];
+		mp[k].q = q, mp[k].r = (uint32_t)r;
+		mf[k] = pt->base + np[j].r;
+		nr[j].cigar = NULL, nr[j].n_cigar = nr[j].m_cigar = 0; /* the buffer is the top's now */
+		j++;
+	}
+	for (; i < c; i++) /* pushed out */
+		nw_result_free(&a[i]);
+	memcpy(a, merged, (size_t)m * sizeof *a);
+	memcpy(ap, mp, (size_t)m * sizeof *ap);
+	memcpy(af, mf, (size_t)m * sizeof *af);
+	pt->count[q] = m;
+	return 0;
+}
+
+/* Every query's kept results of one chunk (grouped by query, best first) into the tops. */
+static int merge_chunk(nw_parts_t *pt, const nw_pair_t *pairs, nw_result_t *res, int64_t n)
+{
+	for (int64_t k = 0; k < n;) {
+		int64_t e = k + 1;
+		while (e < n && pairs[e].q == pairs[k].q)
+			e++;
+		int ret = merge_query(pt, pairs[k].q, pairs + k, res + k, e - k);
+		if (ret < 0)
+			return ret;
+		k = e;
+	}
+	return 0;
+}
+
+/* Drop the kept references that no top holds any more (pushed out by later partitions)
+ * once they are as many as those held. */
+static int compact_kept(nw_parts_t *pt)
+{
+	int64_t held = 0;
+	for (int64_t q = 0; q < pt->n_q; q++)
+		held += pt->count[q];
+	if (pt->kept.n <= 2 * held + 4096)
+		return 0;
+	nw_batch_t old = pt->kept;
+	int32_t *map = malloc((size_t)old.n * sizeof *map);
+	uint8_t *codes = malloc((size_t)old.max_len + 1);
+	if (!map || !codes) {
+		free(map);
+		free(codes);
+		return NW_ERR_MEMORY;
+	}
+	memset(map, 0xff, (size_t)old.n * sizeof *map);
+	nw_batch_init(&pt->kept, old.alphabet);
+	int ret = 0;
+	for (int64_t q = 0; q < pt->n_q && ret == 0; q++)
+		for (int64_t k = 0; k < pt->count[q] && ret == 0; k++) {
+			nw_pair_t *p = &pt->pairs[q * pt->top + k];
+			if (map[p->r] < 0) {
+				nw_batch_unpack(&old, p->r, codes);
+				ret = nw_batch_push(&pt->kept, nw_batch_name(&old, p->r), codes,
+						    old.len[p->r], NULL);
+				map[p->r] = (int32_t)(pt->kept.n - 1);
+			}
+			p->r = (uint32_t)map[p->r];
+		}
+	free(map);
+	free(codes);
+	nw_batch_free(&old);
+	return ret;
+}
+
+/* The query set's records, by query and rank, moved together at the front of the arrays,
+ * to the write stage. */
+static int submit_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char *err,
+		      size_t errlen)
+{
+	int64_t n = 0;
+	for (int64_t q = 0; q < pt->n_q; q++)
+		for (int64_t k = 0; k < pt->count[q]; k++, n++) {
+			const int64_t from = q * pt->top + k;
+			if (from == n)
+				continue;
+			pt->res[n] = pt->res[from];
+			pt->pairs[n] = pt->pairs[from];
+			memset(&pt->res[from], 0, sizeof pt->res[from]);
+		}
+	double t = nw_pl_now();
+	int64_t id = nw_wstage_submit(run->wstage, &s->q, &pt->kept, pt->pairs, pt->res, n, err,
+				      errlen);
+	if (id < 0)
+		return (int)id;
+	pt->written_as = id;
+	run->n_records += n;
+	run->stage_s[STAGE_WRITE] += nw_pl_now() - t;
+	return 0;
+}
+
+/* One query set against every partition of the reference file, its records left in the
+ * tops. */
+static int align_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char *err,
+		     size_t errlen)
+{
+	int ret = 0;
+	const uint32_t n_q = (uint32_t)s->q.n;
+	double residues = 0;
+	for (;;) {
+		const nw_batch_t *rb = &pt->part;
+		int32_t *kept_of = realloc(pt->kept_of, (size_t)rb->n * sizeof *kept_of);
+		uint8_t *codes = realloc(pt->codes, (size_t)rb->max_len + 1);
+		if (kept_of)
+			pt->kept_of = kept_of;
+		if (codes)
+			pt->codes = codes;
+		if (!kept_of || !codes) {
+			snprintf(err, errlen, "out of memory for a partition of the references");
+			return NW_ERR_MEMORY;
+		}
+		memset(pt->kept_of, 0xff, (size_t)rb->n * sizeof *pt->kept_of);
+		const int64_t per_q = pt->top < rb->n ? pt->top : rb->n;
+		for (uint32_t q0 = 0; q0 < n_q;) {
+			if (nw_stop_requested())
+				return NW_ERR_INTERRUPTED;
+			uint32_t span = nw_plan_all_span(q0, n_q, (uint32_t)rb->n, run->chunk_pairs);
+			const int64_t n = (int64_t)span * rb->n;
+			nw_pair_t *pairs;
+			nw_result_t *res;
+			int64_t n_res;
+			if ((ret = nw_next_chunk(run, n, (int64_t)span * per_q, err, errlen)) < 0)
+				return ret;
+			nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->cb->pairs);
+			if ((ret = nw_chunk_results(run, s, rb, n, &pairs, &res, &n_res, err, errlen)) < 0)
+				return ret;
+			if ((ret = merge_chunk(pt, pairs, res, n_res)) < 0)
+				goto oom;
+			nw_progress(run, 0);
+			q0 += span;
+		}
+		for (int64_t i = 0; i < rb->n; i++)
+			residues += rb->len[i];
+		pt->parts_read++;
+		if ((ret = compact_kept(pt)) < 0)
+			goto oom;
+		double t = nw_pl_now();
+		ret = next_partition(pt, run->alphabet, err, errlen);
+		run->stage_s[STAGE_READ] += nw_pl_now() - t;
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			break;
+	}
+	if (pt->n_refs < 0) { /* the first pass: the whole file is known now */
+		pt->n_refs = pt->base + pt->part.n;
+		run->db_residues = residues;
+		if (run->opt->format == NW_FMT_BLAST6)
+			nw_writer_set_stats(run->writer, &run->ka, run->db_residues);
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory keeping the top %lld of %u queries",
+		 (long long)pt->top, n_q);
+	return NW_ERR_MEMORY;
+}
+
+int nw_run_partitioned(run_t *run, nw_feeder_t *fd, nw_parts_t *pt, int64_t nq, char *err,
+		       size_t errlen)
+{
+	int ret = 0;
+	double t = nw_pl_now();
+	nw_batch_set_t *s = nw_feeder_first(fd, nq, err, errlen), *next;
+	run->stage_s[STAGE_READ] += nw_pl_now() - t;
+	for (; s && s->q.n > 0; s = next) {
+		if ((ret = begin_set(run, pt, s->q.n, err, errlen)) < 0 ||
+		    (ret = align_set(run, pt, s, err, errlen)) < 0)
+			return ret;
+		/* the next set is known before this one is written, so that references on stdin,
+		 * which cannot be read twice, fail before any output */
+		t = nw_pl_now();
+		next = nw_feeder_next(fd, err, errlen);
+		run->stage_s[STAGE_READ] += nw_pl_now() - t;
+		if (!next)
+			return fd->ret; /* the feeder failed, its message is in err */
+		if (next->q.n > 0 && (ret = restart(pt, run->alphabet, err, errlen)) < 0)
+			return ret;
+		if ((ret = submit_set(run, pt, s, err, errlen)) < 0)
+			return ret;
+	}
+	if (!s)
+		return fd->ret;
+	/* the last set is written before the arrays it reads are freed */
+	t = nw_pl_now();
+	ret = nw_wstage_wait(run->wstage, pt->written_as, err, errlen);
+	run->stage_s[STAGE_WRITE] += nw_pl_now() - t;
+	return ret;
+}

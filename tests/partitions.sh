@@ -1,0 +1,113 @@
+#!/bin/sh
+# partitions.sh: --top against references larger than --max-memory, read in partitions.
+# Every output must equal, byte for byte, the same run with every reference in memory:
+#  - real proteins (the first 12 queries of mm_query50 against mm_db2k when the shared
+#    data folder is there, else the bundled globins against themselves), local, BLOSUM62,
+#    TSV with paths, PAF, blast6 (its E-values need the whole database's residues);
+#  - the database repeated under new names, so that equal scores fall in different
+#    partitions (ties go to the earlier reference in the file);
+#  - several query sets (--batch-size), each reading the reference file again;
+#  - DNA reads against windows of the bundled reference, semiglobal, --strand both, PAF;
+#  - references on stdin: one query set works; several fail with one line and no record;
+#  - -f sam (its header lists every reference first) and all vs all without --top are
+#    refused with one line;
+#  - with a GPU: --backend gpu over partitions equals --backend cpu in memory.
+# -v must report more than one partition, so that the comparisons are not of two runs in
+# memory.
+set -u
+. "${top_srcdir:-.}/tests/testlib.sh"
+
+q=$tmp/q.fa
+db=$tmp/db.fa
+for d in ${NW_DATA:+"$NW_DATA/protein" "$NW_DATA"} "$top/../shared/data/protein"; do
+	if [ -r "$d/mm_query50.fa" ] && [ -r "$d/mm_db2k.fa" ]; then
+		awk '/^>/ {n++} n <= 12' "$d/mm_query50.fa" >"$q"
+		cp "$d/mm_db2k.fa" "$db"
+		break
+	fi
+done
+if [ ! -s "$q" ]; then
+	echo "note: shared protein data not found (NW_DATA): the bundled globins instead"
+	cp "$data/globins.fa" "$q"
+	cp "$data/globins.fa" "$db"
+fi
+# the memory that gives about 8 partitions: 3 bytes a residue
+residues=$(awk '!/^>/ {n += length($0)} END {print n}' "$db")
+mem=$((residues * 3 / 8))
+
+# same NAME QUERIES REFS MEM ARGS...: in memory and in partitions of MEM bytes, one output.
+same() {
+	name=$1 qf=$2 rf=$3 m=$4
+	shift 4
+	"$NWALIGN" -q "$qf" -r "$rf" "$@" >"$tmp/mem.out" 2>"$tmp/mem.err" ||
+		{ bad "$name: in memory: $(cat "$tmp/mem.err")"; return; }
+	"$NWALIGN" -q "$qf" -r "$rf" "$@" --max-memory "$m" -v >"$tmp/part.out" 2>"$tmp/part.err" ||
+		{ bad "$name: in partitions: $(grep error "$tmp/part.err")"; return; }
+	parts=$(sed -n 's/.*references, \([0-9]*\) partitions aligned.*/\1/p' "$tmp/part.err")
+	if [ -z "$parts" ] || [ "$parts" -lt 2 ]; then
+		bad "$name: not read in partitions (-v: $(grep partition "$tmp/part.err"))"
+	elif ! cmp -s "$tmp/mem.out" "$tmp/part.out"; then
+		bad "$name: the outputs differ"
+	elif [ "$(grep -vc '^#' "$tmp/part.out")" -lt 3 ]; then
+		bad "$name: too few records"
+	else
+		ok
+	fi
+}
+
+P="-m local --matrix blosum62 --gap-open 10 --gap-extend 1"
+same "protein, TSV with paths" "$q" "$db" "$mem" $P --top 3 -c
+same "protein, PAF, top 1" "$q" "$db" "$mem" $P --top 1 -f paf
+if [ "$(awk '/^>/ {n++} END {print n}' "$db")" -gt 100 ]; then
+	same "protein, blast6" "$q" "$db" "$mem" $P --top 5 -f blast6
+fi
+same "protein, several query sets" "$q" "$db" "$mem" $P --top 2 --batch-size 5 -c
+
+# ties across partitions: the database three times over, renamed
+awk '/^>/ {n++} n <= 40' "$db" >"$tmp/head.fa"
+for k in 1 2 3; do sed "s/^>\([^ ]*\).*/>\1_r$k/" "$tmp/head.fa"; done >"$tmp/dup.fa"
+dres=$(awk '!/^>/ {n += length($0)} END {print n}' "$tmp/dup.fa")
+same "equal scores in different partitions" "$q" "$tmp/dup.fa" $((dres * 3 / 10)) $P --top 7
+
+# DNA: reads against overlapping windows of the reference, both strands
+awk '/^>/ {next} {g = g $0} END {for (o = 0; o + 400 <= length(g); o += 100)
+	printf ">w%d\n%s\n", o, substr(g, o + 1, 400)}' "$data/ref.fa" >"$tmp/win.fa"
+wres=$(awk '!/^>/ {n += length($0)} END {print n}' "$tmp/win.fa")
+same "DNA, semiglobal, both strands, PAF" "$data/reads.fq" "$tmp/win.fa" $((wres * 3 / 5)) \
+	-m semiglobal --strand both --top 2 -f paf
+same "DNA, several query sets" "$data/reads.fq" "$tmp/win.fa" $((wres * 3 / 5)) \
+	-m local --top 3 --batch-size 2 -c
+
+# references on stdin: they are read once, so one query set only
+"$NWALIGN" -q "$q" -r "$db" $P --top 2 >"$tmp/mem.out" 2>/dev/null
+"$NWALIGN" -q "$q" -r - $P --top 2 --max-memory "$mem" <"$db" >"$tmp/stdin.out" 2>"$tmp/err"
+[ $? = 0 ] && cmp -s "$tmp/mem.out" "$tmp/stdin.out" && ok ||
+	bad "references on stdin, one query set: $(cat "$tmp/err")"
+"$NWALIGN" -q "$q" -r - $P --top 2 --max-memory "$mem" --batch-size 5 <"$db" >"$tmp/stdin.out" 2>"$tmp/err"
+st=$?
+[ "$st" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "standard input.*more than one batch" "$tmp/err" &&
+	[ "$(grep -vc '^#' "$tmp/stdin.out")" = 0 ] && ok ||
+	bad "references on stdin, several query sets: exit $st, $(cat "$tmp/err")"
+
+# refused: SAM (exit 1), and all vs all without --top (exit 2)
+"$NWALIGN" -q "$q" -r "$db" $P --top 2 -f sam --max-memory "$mem" >/dev/null 2>"$tmp/err"
+st=$?
+[ "$st" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "partitions.*-f sam" "$tmp/err" && ok ||
+	bad "-f sam over partitions: exit $st, $(cat "$tmp/err")"
+"$NWALIGN" -q "$q" -r "$db" $P --max-memory "$mem" >/dev/null 2>"$tmp/err"
+st=$?
+[ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "use --top N" "$tmp/err" && ok ||
+	bad "no --top over --max-memory: exit $st, $(cat "$tmp/err")"
+
+# the GPU engine, where there is one
+if "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" --backend gpu >/dev/null 2>&1; then
+	"$NWALIGN" -q "$q" -r "$db" $P --top 3 -c --backend cpu >"$tmp/cpu.out" 2>/dev/null
+	"$NWALIGN" -q "$q" -r "$db" $P --top 3 -c --backend gpu --max-memory "$mem" >"$tmp/gpu.out" 2>"$tmp/err"
+	[ $? = 0 ] && cmp -s "$tmp/cpu.out" "$tmp/gpu.out" && ok ||
+		bad "GPU over partitions differs from the CPU in memory: $(cat "$tmp/err")"
+else
+	echo "note: no GPU engine or device: the GPU comparison is not run"
+fi
+
+echo "partitions: $pass passed, $fail failed"
+[ "$fail" = 0 ]
