@@ -10,7 +10,9 @@
 #              ssearch36 -q -b 50 -d 0 -E 100000 -z 3 -T THREADS -s BL62 -f -10 -g -1
 #            (gaps of L cost 10 + L, as nwalign's 10/1; -E 100000 lists hits of any E(),
 #            -b 50 the 50 best by E(), -d 0 no alignments) and nwalign --top 1; the check
-#            compares each query's best score with the highest s-w of ssearch's list
+#            compares each query's best score with the highest s-w of ssearch's list;
+#            and the search again with --max-memory half the database's (2 partitions),
+#            its output compared with the in-memory one, both max RSS
 #   B-global, B-local, B-local-c
 #            bench/pairs20k_query150 x pairs20k_target241 of the shared bench folder,
 #            --pairs zip (20,000 pairs of 150 x ~241), DNA match 2 mismatch 4 gap 4 + 2L;
@@ -359,6 +361,22 @@ bench_search() {
 	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' search nwalign "$THREADS" "$cells" "$nw_s" "$nw_g" "--top 1")"$'\n'
 	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' search ssearch36 "$THREADS" "$cells" "$ss_s" "$ss_g" "best scores equal: $agree")"$'\n'
 	RESULTS="${RESULTS}result cpu-search wall_s=$nw_s ssearch_s=$ss_s best_scores_equal=$agree threads=$THREADS commit=$COMMIT"$'\n'
+	# the same search with a database twice the memory allowed, read in 2 partitions
+	# (--max-memory: 3 bytes a residue): its wall time, its output against the in-memory
+	# one, both max RSS
+	local residues mem pt_s pt_g same rss_mem=NA rss_pt=NA
+	residues=$(count_seqs "$PROT_R" | cut -d' ' -f2)
+	mem=$((residues * 3 / 2))
+	pt_s=$(run_timed search-part "${nw_cmd[@]}" --max-memory "$mem")
+	pt_g=$(gcups "$cells" "$pt_s")
+	COMMANDS="$COMMANDS$(quote "${nw_cmd[@]}" --max-memory "$mem") > $OUT/search-part.out"$'\n'
+	cmp -s "$OUT/search-nwalign.out" "$OUT/search-part.out" && same=yes || same=no
+	if [ -x /usr/bin/time ]; then
+		rss_mem=$(/usr/bin/time -f %M "${nw_cmd[@]}" 2>&1 >/dev/null 0<&- | tail -n 1)
+		rss_pt=$(/usr/bin/time -f %M "${nw_cmd[@]}" --max-memory "$mem" 2>&1 >/dev/null 0<&- | tail -n 1)
+	fi
+	ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' search-part nwalign "$THREADS" "$cells" "$pt_s" "$pt_g" "--top 1 --max-memory $mem: $(grep -o '[0-9][0-9]* partitions aligned' "$OUT/search-part.err" | head -n 1); output equal to in memory: $same; max RSS $rss_pt KB (in memory $rss_mem KB)")"$'\n'
+	RESULTS="${RESULTS}result cpu-search-part wall_s=$pt_s in_memory_wall_s=$nw_s same_output=$same max_rss_kb=$rss_pt in_memory_max_rss_kb=$rss_mem threads=$THREADS commit=$COMMIT"$'\n'
 }
 
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)

@@ -2,7 +2,10 @@
  * changes to a file only meet its checksums, so unless byte 120 (reserved) is odd the
  * harness writes the right checksums into the header first: the loader's checks of the
  * sizes, sections and records then meet the changed bytes. A database the loader accepts
- * must be safe to read whole: every residue of every record and every name. */
+ * must be safe to read whole: every residue of every record and every name. The same
+ * file goes through the partition reader (--top over a database larger than memory), in
+ * partitions of 1 to 64 residues (byte 121): what it accepts must be as safe to read, and
+ * where both accept the file they must give the same records. */
 #include "fuzz.h" /* first: it asks for _GNU_SOURCE */
 
 #include <stdlib.h>
@@ -16,6 +19,18 @@ static void put32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Every residue and name of b, summed: reads them all, and compares two readings. */
+static uint64_t contents(const nw_batch_t *b)
+{
+	uint64_t sum = 0;
+	for (int64_t i = 0; i < b->n; i++) {
+		for (uint64_t k = 0; k < b->len[i]; k++)
+			sum += nw_batch_code(b, i, k) + 1;
+		sum += strlen(nw_batch_name(b, i)) + 1;
+	}
+	return sum;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -33,19 +48,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = nw_fuzz_file(img, size, path);
 	if (fd >= 0) {
 		nw_batch_t b;
-		nw_db_info_t info;
+		nw_db_info_t info = {0};
 		nw_batch_init(&b, NW_ALPHA_AUTO);
 		if (nw_db_is_db(path))
 			(void)nw_db_info(path, &info, err, sizeof err);
-		if (nw_db_load(path, &b, err, sizeof err) == 0) {
-			uint64_t sum = 0;
-			for (int64_t i = 0; i < b.n; i++) {
-				for (uint64_t k = 0; k < b.len[i]; k++)
-					sum += nw_batch_code(&b, i, k);
-				sum += strlen(nw_batch_name(&b, i));
+		const int whole = nw_db_load(path, &b, err, sizeof err) == 0;
+		const uint64_t sum = whole ? contents(&b) : 0;
+		nw_db_parts_t *d = NULL;
+		if (nw_db_parts_open(path, &d, err, sizeof err) == 0) {
+			const uint64_t cap = size > 121 ? 1 + data[121] % 64 : 1;
+			uint64_t parts_sum = 0;
+			int64_t records = 0;
+			int ret;
+			while ((ret = nw_db_parts_next(d, cap, &b, err, sizeof err)) == 1) {
+				parts_sum += contents(&b);
+				records += b.n;
 			}
-			if (sum == UINT64_MAX) /* keeps the reads */
-				__builtin_trap();
+			if (ret == 0 && whole && (parts_sum != sum || (uint64_t)records != info.records))
+				__builtin_trap(); /* the partitions are not the database */
+			nw_db_parts_close(d);
 		}
 		nw_batch_free(&b);
 		close(fd);

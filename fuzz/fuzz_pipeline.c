@@ -1,9 +1,9 @@
-/* fuzz_pipeline.c: the whole run (src/pipeline.c: reading, alphabet, scoring, the CPU
- * engine, paths, the write stage) on tiny inputs. The first two bytes choose the mode,
- * format, pairing, paths, strands, --top, threads and batch size; the rest, cut at the
- * first 0xFF byte, is the query file and then the reference file (formats: tsv, paf, sam
- * from the first byte, blast6 from the second). Output goes to
- * /dev/null; errors are fine, crashes, leaks and hangs are not. */
+/* fuzz_pipeline.c: the whole run (src/pipeline/: reading, alphabet, scoring, the CPU
+ * engine, paths, the write stage, the partitions of --top) on tiny inputs. The first two
+ * bytes choose the mode, format, pairing, paths, strands, --top, threads, batch size and
+ * --max-memory; the rest, cut at the first 0xFF byte, is the query file and then the
+ * reference file (formats: tsv, paf, sam from the first byte, blast6 from the second).
+ * Output goes to /dev/null; errors are fine, crashes, leaks and hangs are not. */
 #include "fuzz.h" /* first: it asks for _GNU_SOURCE */
 
 #include <string.h>
@@ -39,6 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		opt.alphabet = (nw_alphabet_t)(b / 15 % 3);
 		if (b / 45 % 2) /* blast6 needs local protein: refusals and runs both */
 			opt.format = NW_FMT_BLAST6;
+		if (b / 90 % 3) /* references over --max-memory: refused, or partitions (--top) */
+			opt.max_memory = b / 90 % 3 == 1 ? 48 : 300;
 		if (nw_opt_check(&opt, err, sizeof err) == 0)
 			nw_run(&opt, err, sizeof err);
 	}

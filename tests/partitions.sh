@@ -8,6 +8,8 @@
 #    partitions (ties go to the earlier reference in the file);
 #  - several query sets (--batch-size), each reading the reference file again;
 #  - DNA reads against windows of the bundled reference, semiglobal, --strand both, PAF;
+#  - a database made by nwalign index, read a range of records at a time (a damaged one
+#    is refused before any record);
 #  - references on stdin: one query set works; several fail with one line and no record;
 #  - -f sam (its header lists every reference first) and all vs all without --top are
 #    refused with one line;
@@ -77,6 +79,22 @@ same "DNA, semiglobal, both strands, PAF" "$data/reads.fq" "$tmp/win.fa" $((wres
 	-m semiglobal --strand both --top 2 -f paf
 same "DNA, several query sets" "$data/reads.fq" "$tmp/win.fa" $((wres * 3 / 5)) \
 	-m local --top 3 --batch-size 2 -c
+
+# a database made by nwalign index: read a range of records at a time, the same output;
+# damaged, it is refused before any record
+"$NWALIGN" index -o "$tmp/db.nwdb" "$db" 2>"$tmp/err" || bad "nwalign index: $(cat "$tmp/err")"
+same "database, TSV with paths" "$q" "$tmp/db.nwdb" "$mem" $P --top 3 -c
+same "database, several query sets" "$q" "$tmp/db.nwdb" "$mem" $P --top 2 --batch-size 5 -f paf
+"$NWALIGN" -q "$q" -r "$db" $P --top 2 >"$tmp/mem.out" 2>/dev/null
+"$NWALIGN" -q "$q" -r "$tmp/db.nwdb" $P --top 2 >"$tmp/dbmem.out" 2>"$tmp/err"
+cmp -s "$tmp/mem.out" "$tmp/dbmem.out" && ok || bad "database in memory differs from FASTA: $(cat "$tmp/err")"
+cp "$tmp/db.nwdb" "$tmp/bad.nwdb"
+printf 'Z' | dd of="$tmp/bad.nwdb" bs=1 seek=200 conv=notrunc 2>/dev/null
+"$NWALIGN" -q "$q" -r "$tmp/bad.nwdb" $P --top 2 --max-memory "$mem" >"$tmp/bad.out" 2>"$tmp/err"
+st=$?
+[ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "damaged (checksum)" "$tmp/err" &&
+	[ "$(grep -vc '^#' "$tmp/bad.out")" = 0 ] && ok ||
+	bad "a damaged database in partitions: exit $st, $(cat "$tmp/err")"
 
 # references on stdin: they are read once, so one query set only
 "$NWALIGN" -q "$q" -r "$db" $P --top 2 >"$tmp/mem.out" 2>/dev/null

@@ -448,3 +448,187 @@ done:
 		nw_batch_free(b);
 	return ret;
 }
+
+/* ---------------------------------------------------------------- partitions */
+
+struct nw_db_parts_s {
+	FILE *fp;
+	char *path;
+	header_t h;
+	uint64_t next; /* the first record of the next partition */
+};
+
+void nw_db_parts_close(nw_db_parts_t *d)
+{
+	if (!d)
+		return;
+	if (d->fp)
+		fclose(d->fp);
+	free(d->path);
+	free(d);
+}
+
+/* n items of size sz of section s from item k on, into dst. */
+static int read_items(nw_db_parts_t *d, int s, uint64_t k, uint64_t n, size_t sz, void *dst)
+{
+	if (n == 0)
+		return 0;
+	if (fseeko(d->fp, (off_t)(d->h.off[s] + k * sz), SEEK_SET) != 0 ||
+	    fread(dst, sz, (size_t)n, d->fp) != n)
+		return -1;
+	return 0;
+}
+
+int nw_db_parts_open(const char *path, nw_db_parts_t **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (!little_endian()) {
+		snprintf(err, errlen, "database files are little-endian; this machine is not");
+		return NW_ERR_USAGE;
+	}
+	int ret = NW_ERR_FORMAT;
+	nw_db_parts_t *d = calloc(1, sizeof *d);
+	uint8_t *buf = malloc(1 << 20);
+	if (!d || !buf || !(d->path = strdup(path))) {
+		snprintf(err, errlen, "out of memory opening '%s'", path);
+		ret = NW_ERR_MEMORY;
+		goto fail;
+	}
+	if (!(d->fp = fopen(path, "rb"))) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		ret = NW_ERR_IO;
+		goto fail;
+	}
+	if ((ret = read_header(d->fp, path, &d->h, err, errlen)) < 0)
+		goto fail;
+	ret = NW_ERR_FORMAT;
+	/* the contents' checksum, over the whole file once: the partitions are read later */
+	uLong adler = adler32(0, NULL, 0);
+	size_t got;
+	while ((got = fread(buf, 1, 1 << 20, d->fp)) > 0)
+		adler = adler32_z(adler, buf, got);
+	if (ferror(d->fp) || (uint32_t)adler != d->h.data_adler) {
+		bad(path, ferror(d->fp) ? "cannot read it whole" : "its contents are damaged (checksum)",
+		    err, errlen);
+		goto fail;
+	}
+	/* the records' lengths add up to the header's residues; the names end */
+	uint64_t residues = 0;
+	for (uint64_t k = 0; k < d->h.records; k += (1 << 18)) {
+		const uint64_t n = d->h.records - k < (1 << 18) ? d->h.records - k : (1 << 18);
+		if (read_items(d, S_LEN, k, n, 4, buf) < 0) {
+			bad(path, "cannot read it whole", err, errlen);
+			goto fail;
+		}
+		for (uint64_t i = 0; i < n; i++)
+			residues += ((const uint32_t *)buf)[i];
+	}
+	if (residues != d->h.residues ||
+	    (d->h.names_len && (read_items(d, S_NAMES, d->h.names_len - 1, 1, 1, buf) < 0 || buf[0]))) {
+		bad(path, "its records do not add up to its header", err, errlen);
+		goto fail;
+	}
+	free(buf);
+	*out = d;
+	return 0;
+fail:
+	free(buf);
+	nw_db_parts_close(d);
+	return ret;
+}
+
+void nw_db_parts_rewind(nw_db_parts_t *d)
+{
+	d->next = 0;
+}
+
+nw_alphabet_t nw_db_parts_alphabet(const nw_db_parts_t *d)
+{
+	return (nw_alphabet_t)d->h.alphabet;
+}
+
+int nw_db_parts_next(nw_db_parts_t *d, uint64_t cap, nw_batch_t *b, char *err, size_t errlen)
+{
+	const header_t *h = &d->h;
+	const uint64_t k0 = d->next;
+	if (k0 >= h->records)
+		return 0;
+	nw_batch_free(b);
+	nw_batch_init(b, (nw_alphabet_t)h->alphabet);
+	/* the records of about cap residues (one at least): their lengths first */
+	uint64_t n = 0, residues = 0, room = 0;
+	int ret = 0;
+	while (k0 + n < h->records && (n == 0 || residues < cap)) {
+		const uint64_t left = h->records - k0 - n, want = left < 65536 ? left : 65536;
+		if (n + want > room) {
+			room = n + want > 2 * room ? n + want : 2 * room;
+			uint32_t *len = realloc(b->len, room * 4);
+			if (!len)
+				goto oom;
+			b->len = len;
+		}
+		if (read_items(d, S_LEN, k0 + n, want, 4, b->len + n) < 0)
+			goto short_read;
+		for (uint64_t i = 0; i < want && (n == 0 || residues < cap); i++)
+			residues += b->len[n++];
+	}
+	const uint64_t k1 = k0 + n;
+	b->offset = malloc(n * 8);
+	b->name_off = malloc(n * 8);
+	b->bits = malloc(n);
+	if (!b->offset || !b->name_off || !b->bits)
+		goto oom;
+	if (read_items(d, S_OFFSET, k0, n, 8, b->offset) < 0 ||
+	    read_items(d, S_NAME_OFF, k0, n, 8, b->name_off) < 0 ||
+	    read_items(d, S_BITS, k0, n, 1, b->bits) < 0)
+		goto short_read;
+	/* the words and names of the range: from the first record's to the next one's */
+	uint64_t w0 = b->offset[0], w1 = h->n_words, n0 = b->name_off[0], n1 = h->names_len;
+	if (k1 < h->records && (read_items(d, S_OFFSET, k1, 1, 8, &w1) < 0 ||
+				read_items(d, S_NAME_OFF, k1, 1, 8, &n1) < 0))
+		goto short_read;
+	if (w0 > w1 || w1 > h->n_words || n0 >= n1 || n1 > h->names_len)
+		goto outside;
+	b->words = malloc(w1 > w0 ? (w1 - w0) * 4 : 4);
+	b->names = malloc(n1 - n0);
+	if (!b->words || !b->names)
+		goto oom;
+	if (read_items(d, S_WORDS, w0, w1 - w0, 4, b->words) < 0 ||
+	    read_items(d, S_NAMES, n0, n1 - n0, 1, b->names) < 0)
+		goto short_read;
+	if (b->names[n1 - n0 - 1] != 0)
+		goto outside;
+	/* every record inside the range's arrays, of a width its alphabet has */
+	for (uint64_t i = 0; i < n; i++) {
+		const unsigned bits = b->bits[i];
+		const uint64_t per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
+		const int width_ok = h->alphabet == NW_ALPHA_DNA ? bits == 2 || bits == 4 : bits == 5;
+		if (!width_ok || b->len[i] > h->max_len || b->offset[i] < w0 || b->offset[i] > w1 ||
+		    (b->len[i] + per - 1) / per > w1 - b->offset[i] || b->name_off[i] < n0 ||
+		    b->name_off[i] >= n1)
+			goto outside;
+		b->offset[i] -= w0;
+		b->name_off[i] -= n0;
+		if (b->len[i] > b->max_len)
+			b->max_len = b->len[i];
+	}
+	b->n = b->cap = (int64_t)n;
+	b->n_words = b->cap_words = w1 - w0;
+	b->names_len = b->names_cap = n1 - n0;
+	b->total_residues = residues;
+	b->first_record = (int64_t)k0;
+	d->next = k1;
+	return 1;
+oom:
+	snprintf(err, errlen, "out of memory reading a partition of '%s'", d->path);
+	ret = NW_ERR_MEMORY;
+	goto fail;
+short_read:
+	ret = bad(d->path, "cannot read it whole", err, errlen);
+	goto fail;
+outside:
+	ret = bad(d->path, "a record lies outside its arrays", err, errlen);
+fail:
+	nw_batch_free(b);
+	return ret;
+}

@@ -9,7 +9,8 @@
  * reference in memory, byte for byte. The records of the references kept are copied aside
  * (names, lengths and residues are what the output reads), and the query set is written
  * once the last partition is done. A second query set reads the reference file again
- * from its start.
+ * from its start. A database made by nwalign index is read the same way, a range of
+ * records at a time (src/io/nwdb.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,12 @@
 #include "pipeline.h"
 #include "plan.h"
 
-int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, const char *path, uint64_t cap, int64_t top)
+int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, nw_db_parts_t *db, const char *path,
+		  uint64_t cap, int64_t top)
 {
 	memset(pt, 0, sizeof *pt);
 	pt->rr = rr;
+	pt->db = db;
 	pt->path = path;
 	pt->cap = cap;
 	pt->top = top;
@@ -51,11 +54,20 @@ void nw_parts_free(nw_parts_t *pt)
 	nw_batch_free(&pt->kept);
 	nw_reader_close(pt->rr);
 	pt->rr = NULL;
+	nw_db_parts_close(pt->db);
+	pt->db = NULL;
 }
 
 /* The next partition of the reference file into pt->part: 1, or 0 at the end of the file. */
 static int next_partition(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
 {
+	if (pt->db) {
+		const int64_t before = pt->part.n;
+		int ret = nw_db_parts_next(pt->db, pt->cap, &pt->part, err, errlen);
+		if (ret == 1)
+			pt->base += before;
+		return ret;
+	}
 	int64_t n = nw_reader_fill(pt->rr, INT64_MAX, pt->cap, err, errlen);
 	if (n <= 0)
 		return (int)n;
@@ -68,16 +80,19 @@ static int next_partition(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t err
  * first partition read. */
 static int restart(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
 {
-	if (strcmp(pt->path, "-") == 0) {
+	if (pt->db) {
+		nw_db_parts_rewind(pt->db);
+	} else if (strcmp(pt->path, "-") == 0) {
 		snprintf(err, errlen, "the references on standard input need more memory than "
 				      "--max-memory allows, and the queries come in more than one batch, "
 				      "each of which reads the references again: give the references "
 				      "as a file, or a larger --batch-size");
 		return NW_ERR_USAGE;
+	} else {
+		nw_reader_close(pt->rr);
+		if (!(pt->rr = nw_reader_open(pt->path, err, errlen)))
+			return NW_ERR_IO;
 	}
-	nw_reader_close(pt->rr);
-	if (!(pt->rr = nw_reader_open(pt->path, err, errlen)))
-		return NW_ERR_IO;
 	pt->base = 0;
 	pt->part.n = 0; /* next_partition adds the previous partition's count to base */
 	int ret = next_partition(pt, a, err, errlen);

@@ -18,6 +18,7 @@
 #include "feeder.h"
 #include "gpu.h"
 #include "nwalign.h"
+#include "nwdb.h"
 #include "path.h"
 #include "write_stage.h"
 #include "writer.h"
@@ -105,6 +106,7 @@ int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen
 /* partitions.c: all vs all with --top when the references do not fit in memory. */
 typedef struct {
 	nw_reader_t *rr;         /* the reference file, on its current pass (owned) */
+	nw_db_parts_t *db;       /* or the database, when it is one (owned) */
 	const char *path;
 	uint64_t cap;            /* residues a partition holds, about (one record more) */
 	int64_t top;             /* --top */
@@ -129,9 +131,10 @@ typedef struct {
 /* The results a query set holds at most in its tops (--top times its queries): sets are cut
  * to this, since every set is kept whole across the partitions. */
 #define NW_PARTS_KEPT_MAX ((int64_t)1 << 22)
-/* rr holds the first partition, packed into pt->part by the caller. */
-int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, const char *path, uint64_t cap, int64_t top);
-void nw_parts_free(nw_parts_t *pt);  /* closes pt->rr too */
+/* rr (or db) holds the first partition, put into pt->part by the caller. */
+int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, nw_db_parts_t *db, const char *path,
+		  uint64_t cap, int64_t top);
+void nw_parts_free(nw_parts_t *pt);  /* closes pt->rr or pt->db too */
 /* Every query set from the feeder against every partition, each set written whole. */
 int nw_run_partitioned(run_t *run, nw_feeder_t *fd, nw_parts_t *pt, int64_t nq, char *err,
 		       size_t errlen);

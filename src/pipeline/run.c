@@ -227,7 +227,8 @@ static int refs_too_large(nw_reader_t *rr, const nw_opt_t *opt, char *err, size_
 }
 
 /* A database's arrays are its file, less the header and the padding: it fits when the
- * file does. */
+ * file does (0). When it does not: 1 with --top (it is read in partitions), else a clear
+ * error. */
 static int db_fits(const nw_db_info_t *db, const nw_opt_t *opt, char *err, size_t errlen)
 {
 	if (db->file_size <= max_memory(opt))
@@ -235,9 +236,18 @@ static int db_fits(const nw_db_info_t *db, const nw_opt_t *opt, char *err, size_
 	char limit[96], size[32];
 	memory_limit_text(opt, limit, sizeof limit);
 	bytes_text((double)db->file_size, size, sizeof size);
-	snprintf(err, errlen, "the database '%s' (%s) needs more memory than %s allows: raise "
-			      "--max-memory", opt->ref_path, size, limit);
-	return NW_ERR_MEMORY;
+	if (opt->top > 0 && opt->format != NW_FMT_SAM)
+		return 1;
+	if (opt->top > 0)
+		snprintf(err, errlen, "the database '%s' (%s) needs more memory than %s allows, so it "
+				      "is read in partitions, and -f sam lists every reference in its "
+				      "header first: use -f tsv, paf or blast6, or raise --max-memory",
+			 opt->ref_path, size, limit);
+	else
+		snprintf(err, errlen, "the database '%s' (%s) needs more memory than %s allows: raise "
+				      "--max-memory, or use --top N (which reads it in partitions)",
+			 opt->ref_path, size, limit);
+	return opt->top > 0 ? NW_ERR_USAGE : NW_ERR_MEMORY;
 }
 
 /* ---------------------------------------------------------------- entry point */
@@ -279,6 +289,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	if (ref_db && ((ret = nw_db_info(opt->ref_path, &db, err, errlen)) < 0 ||
 		       (ret = db_fits(&db, opt, err, errlen)) < 0))
 		return ret;
+	const int db_parts = ref_db && ret == 1;
+	partitioned = db_parts;
 	nw_gpu_opener_start(&opener, opt);
 	ret = NW_ERR_IO;
 	if ((!ref_db && !(rr = nw_reader_open(opt->ref_path, err, errlen))) ||
@@ -298,10 +310,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		partitioned = ret == 1;
 		if (partitioned && (ret = refs_too_large(rr, opt, err, errlen)) < 0)
 			goto out;
-		/* every query set is held whole, with its tops, across the partitions */
-		if (partitioned && q_batch > NW_PARTS_KEPT_MAX / opt->top)
-			q_batch = NW_PARTS_KEPT_MAX / opt->top > 0 ? NW_PARTS_KEPT_MAX / opt->top : 1;
 	}
+	/* every query set is held whole, with its tops, across the partitions */
+	if (partitioned && q_batch > NW_PARTS_KEPT_MAX / opt->top)
+		q_batch = NW_PARTS_KEPT_MAX / opt->top > 0 ? NW_PARTS_KEPT_MAX / opt->top : 1;
 	/* a small first set for the CPU engine for certain (asked for, or no CUDA in this
 	 * build), but full sets when each set reads the references again */
 	const int64_t first = partitioned ? q_batch
@@ -316,9 +328,12 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	    (ret = nw_setup_scoring(&run, err, errlen)) < 0 ||
 	    (ret = nw_setup_backend(&run, &opener, err, errlen)) < 0)
 		goto out;
-	if (partitioned) { /* the reader is the partitions' from here on */
+	if (partitioned) { /* the reader (or database) is the partitions' from here on */
+		nw_db_parts_t *dp = NULL;
+		if (db_parts && (ret = nw_db_parts_open(opt->ref_path, &dp, err, errlen)) < 0)
+			goto out;
 		parts_ready = 1;
-		ret = nw_parts_init(&parts, rr, opt->ref_path, ref_cap, opt->top);
+		ret = nw_parts_init(&parts, rr, dp, opt->ref_path, ref_cap, opt->top);
 		rr = NULL;
 		if (ret < 0) {
 			snprintf(err, errlen, "out of memory for --top %d", opt->top);
@@ -331,7 +346,9 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	nw_opt_gact(opt, &run.params.tile, &run.params.overlap);
 	run.params.gact = opt->gact;
 	run.params.max_deficit = opt->max_deficit >= 0 ? opt->max_deficit : NW_GACT_MAX_DEFICIT;
-	if (!zip && (ret = ref_db      ? nw_db_load(opt->ref_path, &rb, err, errlen)
+	if (!zip && (ret = db_parts      ? nw_db_parts_next(parts.db, ref_cap, &parts.part, err,
+								    errlen)
+			   : ref_db      ? nw_db_load(opt->ref_path, &rb, err, errlen)
 			   : partitioned ? nw_reader_encode(parts.rr, run.alphabet, &parts.part, err,
 							    errlen)
 					 : nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
