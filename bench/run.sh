@@ -15,7 +15,9 @@
 #      repeated 10 times (A-large: 200k sequences, 90.6M residues) and 50 times (A-50x: 1M
 #      sequences, 453M residues), each copy's records renamed (NAME_rK), as A; A-large also
 #      with -f blast6 (its paths and E-values); both also from a database made once by
-#      nwalign index (A-large-nwdb, A-50x-nwdb; the index's own time on its row)
+#      nwalign index (A-large-nwdb, A-50x-nwdb; the index's own time on its row); and
+#      A-large with --max-memory half its database, read in 2 partitions (A-oversize, from
+#      FASTA and from the database), its output checked against A-large's
 #
 # Every nwalign command runs RUNS times (median kept); -v gives the kernel time, so the
 # table has GCUPS over kernel time and over the wall time of the whole command (reading
@@ -186,6 +188,20 @@ if [[ $WHICH == *S* ]]; then
 		run_nw "$name-nwdb" "$cells" $((100 * 20000 * k)) -q "$IN/S_q100.fa" -r "$IN/S_db$k.nwdb" -m local \
 			--matrix blosum62 --gap-open 10 --gap-extend 1 --top 1 --no-header
 		cmp -s "$OUTDIR/$name.out" "$OUTDIR/$name-nwdb.out" || echo "$name: the database's output differs from the FASTA's" >&2
+	done
+	# A-oversize: A-large's database twice the memory allowed (--max-memory: half of 3 bytes
+	# a FASTA residue, half of the database file), read in 2 partitions, from FASTA and
+	# from its nwalign database; the rate against A-large's in memory, the output the same
+	res=$(awk '!/^>/ {n += length($0)} END {print n}' "$IN/S_db10.fa")
+	cells=$(cells_all "$IN/S_q100.fa" "$IN/S_db10.fa")
+	for src in fa nwdb; do
+		name=A-oversize
+		mem=$((res * 3 / 2))
+		[ "$src" = nwdb ] && name=A-oversize-nwdb && mem=$(($(stat -c %s "$IN/S_db10.nwdb") / 2))
+		run_nw "$name" "$cells" $((100 * 20000 * 10)) -q "$IN/S_q100.fa" -r "$IN/S_db10.$src" -m local \
+			--matrix blosum62 --gap-open 10 --gap-extend 1 --top 1 --no-header --max-memory "$mem"
+		cmp -s "$OUTDIR/A-large.out" "$OUTDIR/$name.out" || echo "$name: the output differs from A-large's in memory" >&2
+		grep -h "partitions" "$OUTDIR/$name.err" >&2 || echo "$name: not read in partitions" >&2
 	done
 fi
 

@@ -299,7 +299,13 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	/* All vs all: the references first, all of them, or the first partition of those too
 	 * large for memory (with --top). Then the first query set, and for zip as many
 	 * references. */
-	const uint64_t ref_cap = ref_residue_cap(opt);
+	/* a database's partitions hold the residues of --max-memory bytes of its file */
+	uint64_t ref_cap = ref_residue_cap(opt);
+	if (db_parts) {
+		const double per = (double)db.file_size / (double)(db.residues ? db.residues : 1);
+		ref_cap = (uint64_t)((double)max_memory(opt) / per);
+		ref_cap = ref_cap ? ref_cap : 1;
+	}
 	int64_t q_batch = opt->batch_records;
 	if (rr && !zip) {
 		if ((nr = nw_reader_fill(rr, INT64_MAX, ref_cap, err, errlen)) < 0 ||
