@@ -28,18 +28,7 @@ fi
 
 q=$tmp/q.fa
 db=$tmp/db.fa
-for d in ${NW_DATA:+"$NW_DATA/protein" "$NW_DATA"} "$top/../shared/data/protein"; do
-	if [ -r "$d/mm_query50.fa" ] && [ -r "$d/mm_db2k.fa" ]; then
-		awk '/^>/ {n++} n <= 20' "$d/mm_query50.fa" >"$q"
-		cp "$d/mm_db2k.fa" "$db"
-		break
-	fi
-done
-if [ ! -s "$q" ]; then
-	echo "note: shared protein data not found (NW_DATA): the bundled globins instead"
-	cp "$data/globins.fa" "$q"
-	cp "$data/globins.fa" "$db"
-fi
+protein_set 20 "$q" "$db"
 nq=$(grep -c '^>' "$q")
 
 # ---------------------------------------------------------------- refusals

@@ -21,18 +21,7 @@ set -u
 
 q=$tmp/q.fa
 db=$tmp/db.fa
-for d in ${NW_DATA:+"$NW_DATA/protein" "$NW_DATA"} "$top/../shared/data/protein"; do
-	if [ -r "$d/mm_query50.fa" ] && [ -r "$d/mm_db2k.fa" ]; then
-		awk '/^>/ {n++} n <= 12' "$d/mm_query50.fa" >"$q"
-		cp "$d/mm_db2k.fa" "$db"
-		break
-	fi
-done
-if [ ! -s "$q" ]; then
-	echo "note: shared protein data not found (NW_DATA): the bundled globins instead"
-	cp "$data/globins.fa" "$q"
-	cp "$data/globins.fa" "$db"
-fi
+protein_set 12 "$q" "$db"
 # the memory that gives about 8 partitions: 3 bytes a residue
 residues=$(awk '!/^>/ {n += length($0)} END {print n}' "$db")
 mem=$((residues * 3 / 8))

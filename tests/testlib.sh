@@ -20,3 +20,19 @@ zip_set() {
 	awk -v n="$1" '/^>/ {next} {g = g $0} END {for (i = 0; i < n; i++) {o = (i * 97) % (length(g) - 400);
 	     printf ">w%d\n%s\n", i, substr(g, o + 1, 300)}}' "$data/ref.fa" >"$3"
 }
+
+# protein_set N QUERIES DB: real proteins for a test, the first N queries of mm_query50
+# and all of mm_db2k when the shared data folder is there ($NW_DATA, or ../shared/data
+# beside the source tree), else the bundled globins as both.
+protein_set() {
+	for d in ${NW_DATA:+"$NW_DATA/protein" "$NW_DATA"} "$top/../shared/data/protein"; do
+		if [ -r "$d/mm_query50.fa" ] && [ -r "$d/mm_db2k.fa" ]; then
+			awk -v n="$1" '/^>/ {k++} k <= n' "$d/mm_query50.fa" >"$2"
+			cp "$d/mm_db2k.fa" "$3"
+			return
+		fi
+	done
+	echo "note: shared protein data not found (NW_DATA): the bundled globins instead"
+	cp "$data/globins.fa" "$2"
+	cp "$data/globins.fa" "$3"
+}
