@@ -90,8 +90,8 @@ int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, 
 int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
 		     nw_pair_t **pairs_out, nw_result_t **res_out, int64_t *n_res, char *err,
 		     size_t errlen);
-/* --top's ranking, everywhere: a higher score first, then the earlier reference (its
- * index in the reference file). */
+/* --top's ranking on the host (the GPU's, gpu_top.cu, is the same): a higher score first,
+ * then the earlier reference (its index in the reference file). */
 static inline int nw_ranks_before(int64_t score_a, int64_t ref_a, int64_t score_b, int64_t ref_b)
 {
 	return score_a > score_b || (score_a == score_b && ref_a < ref_b);

@@ -5,11 +5,11 @@
  * All vs all: every reference is read and packed once and held in memory; queries stream
  * in batches of --batch-size records, and each batch is cut into chunks of whole queries
  * (plan.c) so that results stay bounded. References too large for --max-memory are read
- * in partitions with --top (partitions.c), and refused without it. Zip: queries and references are read in
- * lockstep, batch by batch. The next batch is read on a thread of its own (feeder.c) while
- * the current one aligns (align_stage.c) and the one before is written (write_stage.c).
- * Results are written in input order whatever the engine. pipeline.h lists the stages'
- * files.
+ * in partitions with --top (partitions.c), and refused without it. Zip: queries and
+ * references are read in lockstep, batch by batch. The next batch is read on a thread of
+ * its own (feeder.c) while the current one aligns (align_stage.c) and the one before is
+ * written (write_stage.c). Results are written in input order whatever the engine.
+ * pipeline.h lists the stages' files.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -286,11 +286,13 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				      "FASTA file)", opt->ref_path);
 		return NW_ERR_USAGE;
 	}
-	if (ref_db && ((ret = nw_db_info(opt->ref_path, &db, err, errlen)) < 0 ||
-		       (ret = db_fits(&db, opt, err, errlen)) < 0))
-		return ret;
-	const int db_parts = ref_db && ret == 1;
-	partitioned = db_parts;
+	int db_parts = 0; /* a database larger than memory, read in partitions */
+	if (ref_db) {
+		if ((ret = nw_db_info(opt->ref_path, &db, err, errlen)) < 0 ||
+		    (ret = db_fits(&db, opt, err, errlen)) < 0)
+			return ret;
+		partitioned = db_parts = ret == 1;
+	}
 	nw_gpu_opener_start(&opener, opt);
 	ret = NW_ERR_IO;
 	if ((!ref_db && !(rr = nw_reader_open(opt->ref_path, err, errlen))) ||
