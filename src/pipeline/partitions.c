@@ -136,6 +136,7 @@ static int begin_set(run_t *run, nw_parts_t *pt, int64_t n_q, char *err, size_t 
 	memset(pt->count, 0, (size_t)n_q * sizeof *pt->count);
 	pt->n_q = n_q;
 	nw_batch_clear(&pt->kept);
+	pt->kept.alphabet = pt->part.alphabet; /* packed as the partitions are */
 	return 0;
 }
 
