@@ -8,6 +8,8 @@
 #    partitions (ties go to the earlier reference in the file);
 #  - several query sets (--batch-size), each reading the reference file again;
 #  - DNA reads against windows of the bundled reference, semiglobal, --strand both, PAF;
+#  - tops that change in every partition (references mutated less and less down the file),
+#    so that the records of the references pushed out are dropped on the way;
 #  - a database made by nwalign index, read a range of records at a time (a damaged one
 #    is refused before any record);
 #  - references on stdin: one query set works; several fail with one line and no record;
@@ -84,6 +86,26 @@ st=$?
 [ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "damaged (checksum)" "$tmp/err" &&
 	[ "$(grep -vc '^#' "$tmp/bad.out")" = 0 ] && ok ||
 	bad "a damaged database in partitions: exit $st, $(cat "$tmp/err")"
+
+# tops that change in every partition: copies of six reads mutated less and less down the
+# file, so that each partition's copies beat the last; the kept references' records are
+# then rebuilt without those pushed out (-v counts it), and the output must not change
+awk 'NR % 4 == 1 && n < 6 {print ">" substr($1, 2); getline; print; n++}' "$data/reads.fq" >"$tmp/cq.fa"
+awk 'NR % 4 == 2 && n < 6 {s[n++] = $0} END {
+	m["A"] = "C"; m["C"] = "A"; m["G"] = "T"; m["T"] = "G"
+	for (L = 9; L >= 0; L--) for (i = 0; i < n; i++) {
+		t = ""
+		for (p = 1; p <= length(s[i]); p++) {
+			c = substr(s[i], p, 1)
+			if ((p * 13 + L) % 10 < L && (c in m)) c = m[c]
+			t = t c
+		}
+		printf ">m%d_%d\n%s\n", L, i, t
+	}}' "$data/reads.fq" >"$tmp/churn.fa"
+cres=$(awk '!/^>/ {n += length($0)} END {print n}' "$tmp/churn.fa")
+same "tops changed by every partition" "$tmp/cq.fa" "$tmp/churn.fa" $((cres * 3 / 10)) -m local --top 2 -c
+compacted=$(sed -n 's/.*records compacted \([0-9]*\) times.*/\1/p' "$tmp/part.err")
+[ "${compacted:-0}" -ge 1 ] && ok || bad "tops changed by every partition: the kept records were not compacted ($(grep partitions "$tmp/part.err"))"
 
 # references on stdin: they are read once, so one query set only
 "$NWALIGN" -q "$q" -r "$db" $P --top 2 >"$tmp/mem.out" 2>/dev/null

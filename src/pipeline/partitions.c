@@ -206,14 +206,15 @@ static int merge_chunk(nw_parts_t *pt, const nw_pair_t *pairs, nw_result_t *res,
 }
 
 /* Drop the kept references that no top holds any more (pushed out by later partitions)
- * once they are as many as those held. */
+ * once they are more than those held: each copy of the held ones halves the records. */
 static int compact_kept(nw_parts_t *pt)
 {
 	int64_t held = 0;
 	for (int64_t q = 0; q < pt->n_q; q++)
 		held += pt->count[q];
-	if (pt->kept.n <= 2 * held + 4096)
+	if (pt->kept.n <= 2 * held)
 		return 0;
+	pt->compactions++;
 	nw_batch_t old = pt->kept;
 	int32_t *map = malloc((size_t)old.n * sizeof *map);
 	uint8_t *codes = malloc((size_t)old.max_len + 1);

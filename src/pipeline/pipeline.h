@@ -114,6 +114,7 @@ typedef struct {
 	int64_t base;            /* index in the file of part's first reference */
 	int64_t n_refs;          /* references in the file; -1 until the first pass ends */
 	int64_t parts_read;      /* partitions aligned, over every pass (for -v) */
+	int64_t compactions;     /* times kept was rebuilt without the references pushed out */
 	/* the query set's running tops: query q's count[q] best at [q * top, ...) */
 	int64_t n_q, cap_q;
 	int64_t *count;

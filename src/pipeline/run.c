@@ -429,8 +429,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    opt->threads, opt->threads == 1 ? "" : "s");
 		if (partitioned)
 			nw_log_info("references read in partitions of about %.3g residues: %lld "
-				    "references, %lld partitions aligned", (double)ref_cap,
-				    (long long)parts.n_refs, (long long)parts.parts_read);
+				    "references, %lld partitions aligned; the kept references' "
+				    "records compacted %lld times", (double)ref_cap,
+				    (long long)parts.n_refs, (long long)parts.parts_read,
+				    (long long)parts.compactions);
 		if (run.params.want_path && !run.params.gact)
 			nw_log_info("paths: %lld full, %lld exact", (long long)run.n_paths[NW_PATH_FULL],
 				    (long long)run.n_paths[NW_PATH_EXACT]);
