@@ -140,16 +140,19 @@ static int begin_set(run_t *run, nw_parts_t *pt, int64_t n_q, char *err, size_t 
 	return 0;
 }
 
+/* Append record r of from to to: its name and residues (codes: room for them). */
+static int copy_record(nw_batch_t *to, const nw_batch_t *from, uint32_t r, uint8_t *codes)
+{
+	nw_batch_unpack(from, r, codes);
+	return nw_batch_push(to, nw_batch_name(from, r), codes, from->len[r], NULL);
+}
+
 /* The index in pt->kept of the partition's reference r, copied there on its first use. */
 static int64_t kept_index(nw_parts_t *pt, uint32_t r)
 {
 	if (pt->kept_of[r] >= 0)
 		return pt->kept_of[r];
-	const nw_batch_t *b = &pt->part;
-	if (pt->kept.n >= INT32_MAX)
-		return NW_ERR_MEMORY;
-	nw_batch_unpack(b, r, pt->codes);
-	if (nw_batch_push(&pt->kept, nw_batch_name(b, r), pt->codes, b->len[r], NULL) < 0)
+	if (pt->kept.n >= INT32_MAX || copy_record(&pt->kept, &pt->part, r, pt->codes) < 0)
 		return NW_ERR_MEMORY;
 	return pt->kept_of[r] = (int32_t)(pt->kept.n - 1);
 }
@@ -230,9 +233,7 @@ static int compact_kept(nw_parts_t *pt)
 		for (int64_t k = 0; k < pt->count[q] && ret == 0; k++) {
 			nw_pair_t *p = &pt->pairs[q * pt->top + k];
 			if (map[p->r] < 0) {
-				nw_batch_unpack(&old, p->r, codes);
-				ret = nw_batch_push(&pt->kept, nw_batch_name(&old, p->r), codes,
-						    old.len[p->r], NULL);
+				ret = copy_record(&pt->kept, &old, p->r, codes);
 				map[p->r] = (int32_t)(pt->kept.n - 1);
 			}
 			p->r = (uint32_t)map[p->r];
