@@ -310,8 +310,8 @@ static int align_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char *
 			nw_progress(run, 0);
 			q0 += span;
 		}
-		for (int64_t i = 0; i < rb->n; i++)
-			residues += rb->len[i];
+		if (pt->n_refs < 0) /* the first pass counts the database's residues */
+			residues += (double)rb->total_residues;
 		pt->parts_read++;
 		if ((ret = compact_kept(pt)) < 0)
 			goto oom;
