@@ -167,6 +167,14 @@ static inline uint8_t nw_batch_code(const nw_batch_t *b, int64_t i, uint64_t pos
 }
 /* Unpack sequence i into out[0..len) as codes. */
 void nw_batch_unpack(const nw_batch_t *b, int64_t i, uint8_t *out);
+/* view = sequences [a, e) of b (a < e <= b->n), sequence a as its sequence 0: the words
+ * they span (a slice of b's, not copied; an engine that uploads the view moves only
+ * those), their offsets rebased into offsets (e - a entries, the caller's), b's names and
+ * qualities. Read-only, and valid while b and offsets are. Its stamp depends on b's and
+ * the range alone, so the same view made twice is the same batch to an engine's cache,
+ * and never equals a whole batch's. */
+void nw_batch_view(const nw_batch_t *b, int64_t a, int64_t e, uint64_t *offsets,
+		   nw_batch_t *view);
 /* dst (cleared first) = the reverse complements of the DNA sequences of src, with the same
  * names and reversed qualities, packed the same way. */
 int nw_batch_revcomp(const nw_batch_t *src, nw_batch_t *dst);

@@ -706,6 +706,74 @@ static void test_stamps(void)
 	nw_batch_free(&rc);
 }
 
+/* A view of sequences [a, e) holds the same residues, lengths, names and bits as the
+ * batch's, spans only their words, and has a stamp of its own, the same for the same
+ * range. Mixed 2-, 4- and 5-bit sequences, so that the words' span is not one width. */
+static void test_view(void)
+{
+	nw_batch_t b, v, v2;
+	uint8_t codes[300];
+	char name[32];
+	nw_batch_init(&b, NW_ALPHA_DNA);
+	for (int i = 0; i < 40; i++) {
+		const uint32_t len = (uint32_t)(i * 7 % 53 + (i == 5 ? 0 : 1)) * 5;
+		for (uint32_t k = 0; k < len; k++) /* codes 0-3 (2-bit), some with N (4-bit) */
+			codes[k] = (uint8_t)(i % 3 == 0 && k % 11 == 0 ? 4 : (k * 5 + (uint32_t)i) % 4);
+		snprintf(name, sizeof name, "s%d", i);
+		CHECK(nw_batch_push(&b, name, codes, len, NULL) == 0, "push %d", i);
+	}
+	const int64_t ranges[][2] = {{0, 40}, {0, 1}, {3, 17}, {5, 6}, {39, 40}, {12, 40}};
+	for (size_t x = 0; x < sizeof ranges / sizeof *ranges; x++) {
+		const int64_t a = ranges[x][0], e = ranges[x][1];
+		uint64_t off[40], off2[40];
+		nw_batch_view(&b, a, e, off, &v);
+		CHECK_EQ_I64(v.n, e - a, "view [%lld, %lld) n", (long long)a, (long long)e);
+		uint64_t words = 0, total = 0;
+		for (int64_t i = 0; i < v.n; i++) {
+			const uint32_t len = v.len[i];
+			const unsigned per = v.bits[i] == 2 ? 16 : v.bits[i] == 4 ? 8 : 6;
+			CHECK(len == b.len[a + i] && v.bits[i] == b.bits[a + i], "view %lld seq %lld len",
+			      (long long)a, (long long)i);
+			CHECK(strcmp(nw_batch_name(&v, i), nw_batch_name(&b, a + i)) == 0, "view name");
+			for (uint32_t k = 0; k < len; k++)
+				if (nw_batch_code(&v, i, k) != nw_batch_code(&b, a + i, k)) {
+					CHECK(0, "view [%lld, %lld) seq %lld code %u", (long long)a,
+					      (long long)e, (long long)i, k);
+					break;
+				}
+			CHECK(v.offset[i] + (len + per - 1) / per <= v.n_words, "view offsets in its words");
+			words += (len + per - 1) / per;
+			total += len;
+		}
+		CHECK_EQ_I64((int64_t)v.n_words, (int64_t)words, "view [%lld, %lld) spans its words only",
+			     (long long)a, (long long)e);
+		CHECK_EQ_I64((int64_t)v.total_residues, (int64_t)total, "view residues");
+		CHECK_EQ_I64(v.first_record, b.first_record + a, "view first record");
+		CHECK(v.stamp != b.stamp, "a view's stamp is not the batch's");
+		nw_batch_view(&b, a, e, off2, &v2);
+		CHECK(v2.stamp == v.stamp, "the same view twice: the same stamp");
+		if (e - 1 > a)
+			nw_batch_view(&b, a, e - 1, off2, &v2);
+		else if (e + 1 <= 40)
+			nw_batch_view(&b, a, e + 1, off2, &v2);
+		else
+			nw_batch_view(&b, a - 1, e, off2, &v2);
+		CHECK(v2.stamp != v.stamp, "another range: another stamp");
+	}
+	const uint64_t s = b.stamp;
+	uint64_t off[40];
+	nw_batch_view(&b, 3, 17, off, &v);
+	const uint64_t sv = v.stamp;
+	nw_batch_clear(&b);
+	CHECK(b.stamp != s, "clear restamps");
+	nw_batch_push(&b, "x", codes, 10, NULL);
+	for (int i = 0; i < 20; i++)
+		nw_batch_push(&b, "y", codes, 100, NULL);
+	nw_batch_view(&b, 3, 17, off, &v);
+	CHECK(v.stamp != sv, "a view of the batch refilled: another stamp");
+	nw_batch_free(&b);
+}
+
 int main(void)
 {
 	int i;
@@ -715,6 +783,7 @@ int main(void)
 	test_guess();
 	test_pack();
 	test_stamps();
+	test_view();
 	test_pack2();
 	test_reader_formats();
 	test_reader_blocks();

@@ -9,7 +9,10 @@
 
 /* ---------------------------------------------------------------- dispatch */
 /* Resident blocks per SM of an instance with smem bytes of dynamic shared memory (the
- * attribute is raised first where it passes the default 48 KB). */
+ * attribute is raised first where it passes the default 48 KB: to the most the device
+ * allows, the one value every engine sets, since the attribute is the kernel's in the
+ * whole context; a launch's own size there would let an engine on another thread,
+ * src/pipeline/gpu_lanes.c, lower it under this launch's need). */
 template <class SC, int R, int KC>
 static int nw_blocks_per_sm(nw_gpu_t *g, size_t smem, int *per_sm)
 {
@@ -17,7 +20,7 @@ static int nw_blocks_per_sm(nw_gpu_t *g, size_t smem, int *per_sm)
 	if (smem > g->smem_optin) return 0; /* this shape cannot run here (large profiles) */
 	if (smem > 48 * 1024)
 		NW_CUDA_CHECK(g, cudaFuncSetAttribute(nw_batch_kernel<SC, R, KC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-						      (int)smem));
+						      (int)g->smem_optin));
 	NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, nw_batch_kernel<SC, R, KC>, NW_BK_THREADS,
 								       smem));
 	return 0;

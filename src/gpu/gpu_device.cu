@@ -204,9 +204,9 @@ static int nw_upload(nw_gpu_t *g, const nw_batch_t *b, nw_dseqs_t *d)
 	return 0;
 }
 
-int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, const nw_dseqs_t **out)
+int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, int kind, const nw_dseqs_t **out)
 {
-	nw_dseqs_t *lru = &g->seqs[0];
+	nw_dseqs_t *lru = NULL;
 	g->seq_clock++;
 	for (int k = 0; k < NW_SEQ_SLOTS; k++) {
 		nw_dseqs_t *d = &g->seqs[k];
@@ -215,7 +215,7 @@ int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, const nw_dseqs_t **out)
 			*out = d;
 			return 0;
 		}
-		if (d->used < lru->used) lru = d;
+		if ((k < 2) == (kind == NW_SEQ_QUERIES) && (!lru || d->used < lru->used)) lru = d;
 	}
 	NW_TRY(nw_upload(g, b, lru));
 	lru->used = g->seq_clock;

@@ -100,7 +100,12 @@ typedef struct {
 	uint64_t stamp;        /* its nw_batch_t stamp */
 	uint64_t used;         /* last use (the least recently used slot is replaced) */
 } nw_dseqs_t;
-#define NW_SEQ_SLOTS 3 /* queries, their reverse complements, references */
+/* Slots 0 and 1 take query batches (a set's queries and their reverse complements, or
+ * one chunk's queries and the next one's), slot 2 the references: a batch replaces one of
+ * its own kind, whose buffers have that kind's size already, so that zip batches, which
+ * change both every call, do not grow (and reallocate, page-locked) a slot every call. */
+#define NW_SEQ_SLOTS 3
+enum { NW_SEQ_QUERIES, NW_SEQ_REFS };
 
 /* ---------------------------------------------------------------- DP problems */
 /* The forward pass's kind (dp_cell.cuh) of an alignment mode. */
@@ -267,8 +272,9 @@ struct nw_gpu_s {
 };
 
 /* The batch b on the device: a slot that holds the same contents, or the least recently
- * used slot, uploaded and unpacked anew (*out). */
-int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, const nw_dseqs_t **out);
+ * used slot of the batch's kind (NW_SEQ_QUERIES or NW_SEQ_REFS), uploaded and unpacked
+ * anew (*out). */
+int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, int kind, const nw_dseqs_t **out);
 void nw_dseqs_free(nw_dseqs_t *d);
 /* Frees g->phost (gpu_path.cu). */
 void nw_path_host_free(nw_gpu_t *g);
@@ -277,6 +283,7 @@ void nw_path_host_free(nw_gpu_t *g);
 typedef struct {
 	bool timing;              /* NW_GPU_TIMING=1 */
 	double t[5];              /* stage clocks for it */
+	double t_seqs;            /* when the batches were on the device (queued) */
 	const uint8_t *qc, *rc;   /* the device codes of the batches */
 } nw_fwd_info;
 

@@ -448,8 +448,8 @@ extern "C" int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	if (n <= 0) return 0;
 	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
 	const nw_dseqs_t *qs, *rs;
-	NW_TRY(nw_gpu_seqs(g, qb, &qs));
-	NW_TRY(nw_gpu_seqs(g, rb, &rs));
+	NW_TRY(nw_gpu_seqs(g, qb, NW_SEQ_QUERIES, &qs));
+	NW_TRY(nw_gpu_seqs(g, rb, NW_SEQ_REFS, &rs));
 	return nw_paths(g, p, qb, rb, (const uint8_t *)qs->codes.p, (const uint8_t *)rs->codes.p, qs->hboff, rs->hboff,
 			pairs, n, res, err, errlen);
 }

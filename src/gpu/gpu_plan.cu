@@ -169,13 +169,13 @@ static int nw_len_class_loop(int64_t m)
 static int nw_len_class(int64_t m)
 {
 	enum { TAB = 8192 };
-	static unsigned char tab[TAB];
-	static bool init = false;
-	if (!init) { /* idempotent: a race between two contexts writes the same bytes */
-		for (int k = 0; k < TAB; k++) tab[k] = (unsigned char)nw_len_class_loop(k);
-		init = true;
-	}
-	return m < TAB ? tab[m] : nw_len_class_loop(m);
+	/* filled once, by the first caller (a local static: thread-safe, for the contexts that
+	 * plan on threads of their own, src/pipeline/gpu_lanes.c) */
+	static const struct tab_t {
+		unsigned char c[TAB];
+		tab_t() { for (int k = 0; k < TAB; k++) c[k] = (unsigned char)nw_len_class_loop(k); }
+	} tab;
+	return m < TAB ? tab.c[m] : nw_len_class_loop(m);
 }
 
 /* Stable LSD radix sort by (key >> 31, qid, key & (2^31 - 1)), that is by (type, m, query,

@@ -108,8 +108,9 @@ int nw_thin_path_launch(nw_gpu_t *g, const nw_pparams &p, const int32_t *ids, in
 {
 	const int W = nw_thin_w[cls];
 	const size_t smem = nw_thin_smem(W);
-	if (smem > 48 * 1024)
-		NW_CUDA_CHECK(g, cudaFuncSetAttribute(nw_thin_path_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	if (smem > 48 * 1024) /* the most the device allows, as nw_blocks_per_sm sets it */
+		NW_CUDA_CHECK(g, cudaFuncSetAttribute(nw_thin_path_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+						      (int)std::max<size_t>(smem, g->smem_optin)));
 	int per_sm = 0;
 	NW_CUDA_CHECK(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nw_thin_path_kernel, NW_THIN_BLOCK, smem));
 	const int64_t blocks = std::min<int64_t>((count + NW_THIN_BLOCK - 1) / NW_THIN_BLOCK,

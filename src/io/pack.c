@@ -268,6 +268,43 @@ int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_
 	return append_seq(b, name, len, bits, nw, qual);
 }
 
+/* See nwalign.h. Whole batches' stamps count up from 1 (restamp): a view's has its top
+ * bit set, the rest a hash of the batch's stamp and the range. */
+void nw_batch_view(const nw_batch_t *b, int64_t a, int64_t e, uint64_t *offsets,
+		   nw_batch_t *view)
+{
+	uint64_t w0 = UINT64_MAX, w1 = 0, total = 0;
+	uint32_t max_len = 0;
+	for (int64_t i = a; i < e; i++) {
+		const unsigned per = b->bits[i] == 2 ? 16 : b->bits[i] == 4 ? 8 : 6;
+		const uint64_t end = b->offset[i] + ((uint64_t)b->len[i] + per - 1) / per;
+		w0 = b->offset[i] < w0 ? b->offset[i] : w0;
+		w1 = end > w1 ? end : w1;
+		total += b->len[i];
+		max_len = b->len[i] > max_len ? b->len[i] : max_len;
+	}
+	if (w0 > w1)
+		w0 = w1 = 0;
+	for (int64_t i = a; i < e; i++)
+		offsets[i - a] = b->offset[i] - w0;
+	*view = *b;
+	view->n = view->cap = e - a;
+	view->words = b->words + w0;
+	view->n_words = view->cap_words = w1 - w0;
+	view->offset = offsets;
+	view->len = b->len + a;
+	view->bits = b->bits + a;
+	view->name_off = b->name_off + a;
+	view->qual_off = b->qual_off ? b->qual_off + a : NULL;
+	view->first_record = b->first_record + a;
+	view->total_residues = total;
+	view->max_len = max_len;
+	uint64_t h = b->stamp * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (uint64_t)a) * 0xff51afd7ed558ccdull;
+	h = (h ^ (uint64_t)e) * 0xc4ceb9fe1a85ec53ull;
+	view->stamp = (h ^ h >> 29) | (uint64_t)1 << 63;
+}
+
 /* ---------------------------------------------------------------- 2-bit text */
 
 /* Code of one character of 2-bit text, or -1. */

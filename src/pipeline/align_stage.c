@@ -235,7 +235,8 @@ static int scores(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 	int ret = 0, on_gpu = gpu_of(run) != NULL;
 	if (on_gpu) {
 		if ((ret = injected_failure("align", err, errlen)) == 0)
-			ret = nw_gpu_align(run->gpu, p, qb, rb, pairs, n, res, err, errlen);
+			ret = nw_lanes_call(&run->lanes, nw_gpu_align, p, qb, rb, pairs, n, res, err,
+					    errlen);
 		on_gpu = !cpu_takes_over(run, ret, err);
 	}
 	if (!on_gpu)
@@ -258,7 +259,7 @@ static int paths(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		return run_cpu(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
 	int ret;
 	if ((ret = injected_failure("paths", err, errlen)) == 0)
-		ret = nw_gpu_paths(run->gpu, p, qb, rb, pairs, n, res, err, errlen);
+		ret = nw_lanes_call(&run->lanes, nw_gpu_paths, p, qb, rb, pairs, n, res, err, errlen);
 	if (cpu_takes_over(run, ret, err)) {
 		for (int64_t k = 0; k < n; k++) { /* whatever the GPU left in them */
 			res[k].n_cigar = 0;

@@ -200,12 +200,19 @@ static nw_batch_set_t *failed(nw_feeder_t *f, char *err, size_t errlen)
 
 nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, char *err, size_t errlen)
 {
-	f->cur = 0;
-	if ((f->ret = read_set(f, &f->set[0], nq)) < 0)
-		return failed(f, err, errlen);
-	if (f->set[0].q.n > 0)
-		start_read(f);
-	return &f->set[0];
+	if (!f->started) {
+		f->started = 1;
+		f->cur = 0;
+		f->first_ret = f->ret = read_set(f, &f->set[0], nq);
+		if (f->ret < 0) /* f->err holds the message, and no read follows to replace it */
+			return failed(f, err, errlen);
+		if (f->set[0].q.n > 0)
+			start_read(f);
+		return &f->set[0];
+	}
+	/* f->ret belongs to the read ahead now; a first set that failed started none, so
+	 * f->err still holds its message */
+	return f->first_ret < 0 ? failed(f, err, errlen) : &f->set[0];
 }
 
 nw_batch_set_t *nw_feeder_next(nw_feeder_t *f, char *err, size_t errlen)

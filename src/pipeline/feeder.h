@@ -29,6 +29,8 @@ typedef struct {
 	int cur;
 	pthread_t thread;
 	int running;
+	int started;                 /* the first set is read (nw_feeder_first) */
+	int first_ret;               /* its outcome */
 	int ret;                     /* of the last read */
 	char err[512];
 } nw_feeder_t;
@@ -51,7 +53,9 @@ static inline int64_t nw_first_set_records(int64_t batch_records, int cpu_engine
 void nw_feeder_init(nw_feeder_t *f, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet_t a,
 		    int both_strands, int64_t batch_records, uint64_t batch_residues,
 		    int64_t first_records);
-/* The first set (packed now), the next one starts reading behind it. NULL on error. */
+/* The first set, packed by the first call, the next one starts reading behind it; later
+ * calls return the same set. nw_run calls it as soon as the alphabet is known, so that the
+ * packing runs while the GPU opens. NULL on error. */
 nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, char *err, size_t errlen);
 /* The next set once the engine is done with the current one; a set with q.n == 0 marks
  * the end of the input. NULL on error (message in err). The set returned two calls before

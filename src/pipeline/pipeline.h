@@ -7,6 +7,7 @@
  *   align_stage.c  one chunk through the engine: scores, --top, starts, paths, strands
  *   write_stage.c  the write stage: records formatted and written on threads of their own
  *   partitions.c   --top against references larger than memory: read in partitions
+ *   gpu_lanes.c    a large GPU call split over engines on threads of their own
  */
 #ifndef NW_PIPELINE_H
 #define NW_PIPELINE_H
@@ -36,6 +37,37 @@ typedef struct {
 	int64_t written_as;          /* the write stage's number for the chunk; -1: none */
 } chunk_buf_t;
 
+/* gpu_lanes.c: the GPU engine's calls of many pairs cut into contiguous ranges, each
+ * aligned by an engine of its own (a lane) on a thread of its own: the engine's host work
+ * (10-20 times its kernels' on short pairs) runs on several cores. */
+#define NW_LANES_MAX 8
+typedef struct {
+	nw_gpu_t *g[NW_LANES_MAX]; /* g[0]: the run's engine (run->gpu, not owned); the others
+				    * opened by their thread on the first call they take */
+	int n;                     /* lanes a call may use; 1: calls are not split */
+	int64_t min_pairs;         /* pairs a lane takes at least */
+	int device;
+} nw_lanes_t;
+/* nw_gpu_align and nw_gpu_paths (gpu.h) have this shape. */
+typedef int (*nw_gpu_call_fn)(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
+			      const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
+			      nw_result_t *res, char *err, size_t errlen);
+/* Lanes of the engine g0 (NULL: the CPU engine, one lane): up to 4, as --threads allow
+ * (NW_GPU_LANES=k overrides), one under --gpu-memory (a cap for one engine's buffers). */
+void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt);
+/* fn on the n pairs, split over the lanes when n is large enough; the first failing lane's
+ * error (its results are unspecified then, as fn's are). */
+int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
+		  const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
+		  nw_result_t *res, char *err, size_t errlen);
+/* For -v: the kernels' seconds over every lane (they overlap), the first kernel's time, the
+ * engines opened. */
+double nw_lanes_kernel_seconds(const nw_lanes_t *l);
+double nw_lanes_first_kernel_time(const nw_lanes_t *l);
+int nw_lanes_opened(const nw_lanes_t *l);
+/* Closes the lanes' own engines (not g[0]). */
+void nw_lanes_close(nw_lanes_t *l);
+
 typedef struct {
 	const nw_opt_t *opt;
 	nw_alphabet_t alphabet;
@@ -43,6 +75,7 @@ typedef struct {
 	nw_scoring_t sc;
 	nw_align_params_t params;    /* want_path set when the output needs a path */
 	nw_gpu_t *gpu;               /* NULL: the CPU engine */
+	nw_lanes_t lanes;            /* the GPU engine's calls on several threads */
 	int gpu_failed;              /* the GPU engine failed: the CPU engine took over
 				      * (--backend auto; align_stage.c) */
 	nw_workspace_t **cpu_ws;     /* one a CPU worker, kept from chunk to chunk (their

@@ -333,8 +333,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		goto out;
 	}
 	if ((ret = nw_choose_alphabet(&run, qr, rr, db.alphabet, err, errlen)) < 0 ||
-	    (ret = nw_setup_scoring(&run, err, errlen)) < 0 ||
-	    (ret = nw_setup_backend(&run, &opener, err, errlen)) < 0)
+	    (ret = nw_setup_scoring(&run, err, errlen)) < 0)
 		goto out;
 	if (partitioned) { /* the reader (or database) is the partitions' from here on */
 		nw_db_parts_t *dp = NULL;
@@ -361,6 +360,19 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 							    errlen)
 					 : nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
 		goto out;
+	/* The first query set is packed (and the next one starts reading) before the engine is
+	 * known: the GPU may still be opening, which takes 0.1-0.3 s on its own. */
+	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands, q_batch,
+		       opt->batch_residues, first);
+	feeder_ready = 1;
+	double t_first = nw_pl_now();
+	if (!nw_feeder_first(&feeder, nq, err, errlen)) {
+		ret = feeder.first_ret;
+		goto out;
+	}
+	run.stage_s[STAGE_READ] += nw_pl_now() - t_first;
+	if ((ret = nw_setup_backend(&run, &opener, err, errlen)) < 0)
+		goto out;
 	char cpu_name[64];
 	snprintf(cpu_name, sizeof cpu_name, "cpu (%s)", nw_cpu_isa_name(nw_cpu_isa()));
 	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
@@ -385,9 +397,6 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		ret = NW_ERR_MEMORY;
 		goto out;
 	}
-	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands, q_batch,
-		       opt->batch_residues, first);
-	feeder_ready = 1;
 	ret = partitioned ? nw_run_partitioned(&run, &feeder, &parts, nq, err, errlen)
 			  : run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
 	double t_end = nw_pl_now(), written_s = 0;
@@ -448,16 +457,19 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    run.stage_s[STAGE_STARTS], run.stage_s[STAGE_PATHS],
 			    run.stage_s[STAGE_WRITE], written_s);
 		if (run.gpu) {
-			const double tk = nw_gpu_first_kernel_time(run.gpu);
+			const double tk = nw_lanes_first_kernel_time(&run.lanes);
 			nw_log_info("gpu opened in %.3f s beside the reading (waited for %.3f s), first "
 				    "kernel at %.3f s", opener.open_s, opener.waited_s,
 				    tk > 0 ? tk - run.t0 : 0.0);
-			double k = nw_gpu_kernel_seconds(run.gpu);
-			nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s", k,
-				    k > 0 ? run.cells / k * 1e-9 : 0.0, nw_gpu_describe(run.gpu));
+			const double k = nw_lanes_kernel_seconds(&run.lanes);
+			const int lanes = nw_lanes_opened(&run.lanes);
+			nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s; %d engine%s on host threads",
+				    k, k > 0 ? run.cells / k * 1e-9 : 0.0, nw_gpu_describe(run.gpu),
+				    lanes, lanes == 1 ? "" : "s");
 		}
 	}
-out:
+out:;
+	const double t_close = nw_pl_now();
 	if (run.wstage) {
 		char ignored[16];
 		nw_wstage_finish(run.wstage, NULL, NULL, ignored, sizeof ignored);
@@ -495,10 +507,13 @@ out:
 	nw_reader_close(qr);
 	nw_reader_close(rr);
 	nw_gpu_opener_finish(&opener);
+	nw_lanes_close(&run.lanes);
 	if (run.gpu)
 		nw_gpu_close(run.gpu);
 	for (int t = 0; t < run.n_cpu_ws; t++)
 		nw_workspace_free(run.cpu_ws[t]);
 	free(run.cpu_ws);
+	if (ret == 0)
+		nw_log_info("closed in %.3f s", nw_pl_now() - t_close);
 	return ret;
 }

@@ -146,6 +146,7 @@ int nw_setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 		nw_gpu_set_memory_limit(run->gpu, run->opt->gpu_memory);
 	if (run->gpu && nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
 		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu);
+	nw_lanes_init(&run->lanes, run->gpu, run->opt);
 	return 0;
 }
 

@@ -1,0 +1,188 @@
+/* gpu_lanes.c: a large GPU call split over engines on threads of their own (see
+ * pipeline.h).
+ *
+ * On short pairs the GPU engine's host side (copying the batches to page-locked memory,
+ * building and planning the jobs, turning the passes' outputs into results and the path
+ * batches into CIGARs) takes 10 to 20 times its kernels' time, on one thread. A call of
+ * many pairs is therefore cut into contiguous ranges, one a lane: each lane is an engine of
+ * its own (nw_gpu_t: its stream, buffers and plans, on the same device and context), driven
+ * by its own thread, so that the host work runs on several cores and the lanes' kernels
+ * run side by side. Every pair's result is independent of the others in its call (the
+ * engines equal the CPU engine pair by pair), so the output is the same whatever the split.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+
+/* A lane takes at least this many pairs: below it, the lanes' launches would be too small
+ * to fill the GPU side by side, and the host work too short to gain from a thread. */
+#define NW_LANE_MIN_PAIRS 32768
+
+void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
+{
+	memset(l, 0, sizeof *l);
+	l->g[0] = g0;
+	l->device = opt->device;
+	l->min_pairs = NW_LANE_MIN_PAIRS;
+	/* as many as the host threads allow, up to 4 (more gave no more on B; RESULTS.md);
+	 * one under --gpu-memory, which caps one engine's buffers */
+	l->n = opt->threads < 4 ? opt->threads : 4;
+	const char *e = getenv("NW_GPU_LANES"), *m = getenv("NW_GPU_LANE_MIN");
+	if (e && *e)
+		l->n = atoi(e);
+	if (m && *m && atoll(m) > 0) /* a test hook: small inputs split too */
+		l->min_pairs = atoll(m);
+	if (opt->gpu_memory || !g0 || l->n < 1)
+		l->n = 1;
+	if (l->n > NW_LANES_MAX)
+		l->n = NW_LANES_MAX;
+}
+
+typedef struct {
+	nw_lanes_t *l;
+	int k;
+	nw_gpu_call_fn fn;
+	nw_align_params_t p;
+	const nw_batch_t *qb, *rb;
+	const nw_pair_t *pairs;
+	int64_t n;
+	nw_result_t *res;
+	int ret;
+	char err[512];
+} lane_job_t;
+
+/* The records [*lo, *hi) of one side of the pairs (q or r, by side). */
+static void side_range(const nw_pair_t *pairs, int64_t n, int side, int64_t *lo, int64_t *hi)
+{
+	uint32_t a = UINT32_MAX, b = 0;
+	for (int64_t k = 0; k < n; k++) {
+		const uint32_t x = side ? pairs[k].r : pairs[k].q;
+		a = x < a ? x : a;
+		b = x > b ? x : b;
+	}
+	*lo = a, *hi = (int64_t)b + 1;
+}
+
+/* The lane's call. A lane whose pairs use a part of a batch (zip: its records of both;
+ * all vs all: its queries) gets a view of that part, so that it uploads those records
+ * only, and its pairs renumbered into the views. */
+static void *lane_main(void *arg)
+{
+	lane_job_t *j = arg;
+	nw_gpu_t **g = &j->l->g[j->k];
+	if (!*g && !(*g = nw_gpu_open(j->l->device, j->err, sizeof j->err))) {
+		j->ret = NW_ERR_GPU;
+		return NULL;
+	}
+	int64_t q0, q1, r0, r1;
+	side_range(j->pairs, j->n, 0, &q0, &q1);
+	side_range(j->pairs, j->n, 1, &r0, &r1);
+	const int view_q = q1 - q0 < j->qb->n, view_r = r1 - r0 < j->rb->n;
+	nw_batch_t qv, rv;
+	uint64_t *qoff = view_q ? malloc(sizeof *qoff * (size_t)(q1 - q0)) : NULL;
+	uint64_t *roff = view_r ? malloc(sizeof *roff * (size_t)(r1 - r0)) : NULL;
+	nw_pair_t *renum = view_q || view_r ? malloc(sizeof *renum * (size_t)j->n) : NULL;
+	if ((view_q && !qoff) || (view_r && !roff) || ((view_q || view_r) && !renum)) {
+		snprintf(j->err, sizeof j->err, "out of memory for a lane of %lld pairs", (long long)j->n);
+		j->ret = NW_ERR_MEMORY;
+	} else {
+		if (view_q)
+			nw_batch_view(j->qb, q0, q1, qoff, &qv);
+		if (view_r)
+			nw_batch_view(j->rb, r0, r1, roff, &rv);
+		for (int64_t k = 0; renum && k < j->n; k++) {
+			renum[k].q = j->pairs[k].q - (uint32_t)(view_q ? q0 : 0);
+			renum[k].r = j->pairs[k].r - (uint32_t)(view_r ? r0 : 0);
+		}
+		j->ret = j->fn(*g, &j->p, view_q ? &qv : j->qb, view_r ? &rv : j->rb,
+			       renum ? renum : j->pairs, j->n, j->res, j->err, sizeof j->err);
+	}
+	free(qoff);
+	free(roff);
+	free(renum);
+	return NULL;
+}
+
+int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
+		  const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
+		  nw_result_t *res, char *err, size_t errlen)
+{
+	int64_t k = l->n < 2 ? 1 : n / l->min_pairs;
+	if (k > l->n)
+		k = l->n;
+	if (k <= 1)
+		return fn(l->g[0], p, qb, rb, pairs, n, res, err, errlen);
+	lane_job_t job[NW_LANES_MAX];
+	pthread_t tid[NW_LANES_MAX];
+	int started[NW_LANES_MAX] = {0};
+	for (int64_t i = 0; i < k; i++) {
+		const int64_t a = n * i / k, b = n * (i + 1) / k;
+		lane_job_t *j = &job[i];
+		memset(j, 0, sizeof *j);
+		j->l = l;
+		j->k = (int)i;
+		j->fn = fn;
+		j->p = *p;
+		if (p->need) /* per pair: the lane's part */
+			j->p.need = p->need + a;
+		j->qb = qb, j->rb = rb;
+		j->pairs = pairs + a;
+		j->n = b - a;
+		j->res = res + a;
+	}
+	/* lane 0 on this thread; a lane whose thread cannot start runs here after it */
+	for (int64_t i = 1; i < k; i++)
+		started[i] = pthread_create(&tid[i], NULL, lane_main, &job[i]) == 0;
+	lane_main(&job[0]);
+	for (int64_t i = 1; i < k; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			lane_main(&job[i]);
+	}
+	for (int64_t i = 0; i < k; i++)
+		if (job[i].ret < 0) {
+			snprintf(err, errlen, "%s", job[i].err);
+			return job[i].ret;
+		}
+	return 0;
+}
+
+double nw_lanes_kernel_seconds(const nw_lanes_t *l)
+{
+	double s = 0;
+	for (int k = 0; k < NW_LANES_MAX; k++)
+		s += l->g[k] ? nw_gpu_kernel_seconds(l->g[k]) : 0;
+	return s;
+}
+
+double nw_lanes_first_kernel_time(const nw_lanes_t *l)
+{
+	double t = 0;
+	for (int k = 0; k < NW_LANES_MAX; k++) {
+		const double x = l->g[k] ? nw_gpu_first_kernel_time(l->g[k]) : 0;
+		if (x > 0 && (t == 0 || x < t))
+			t = x;
+	}
+	return t;
+}
+
+int nw_lanes_opened(const nw_lanes_t *l)
+{
+	int n = 0;
+	for (int k = 0; k < NW_LANES_MAX; k++)
+		n += l->g[k] != NULL;
+	return n;
+}
+
+void nw_lanes_close(nw_lanes_t *l)
+{
+	for (int k = 1; k < NW_LANES_MAX; k++) {
+		if (l->g[k])
+			nw_gpu_close(l->g[k]);
+		l->g[k] = NULL;
+	}
+}
