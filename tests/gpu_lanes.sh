@@ -47,6 +47,9 @@ same "local paths, eight lanes" 8 "${z[@]}" -m local -c --threads 8
 same "all vs all, local paths" 4 -q "$data/reads.fq" -r "$tmp/zr.fa" -m local -c --batch-size 40
 for ((i = 0; i < 60; i++)); do sed "s/^>\([^ ]*\)/>\1_$i/" "$data/globins.fa"; done >"$tmp/pq.fa"
 same "protein all vs all" 4 -q "$tmp/pq.fa" -r "$data/globins.fa" -m global -f paf
+# --top ranked on the device, whole queries a lane, their tops joined in query order
+same "protein --top" 4 -q "$tmp/pq.fa" -r "$data/globins.fa" -m local --top 2 -f paf
+same "DNA --top with paths" 4 -q "$data/reads.fq" -r "$tmp/zr.fa" -m local --top 3 -c
 # one lane: not split
 same "one lane" 1 "${z[@]}" -m local -c
 

@@ -27,8 +27,8 @@ void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
 	l->g[0] = g0;
 	l->device = opt->device;
 	l->min_pairs = NW_LANE_MIN_PAIRS;
-	/* as many as the host threads allow, up to 4 (more gave no more on B; RESULTS.md);
-	 * one under --gpu-memory, which caps one engine's buffers */
+	/* as many as the host threads allow, up to 4 (1, 2 and 4 measured on A and B:
+	 * bench/RESULTS.md); one under --gpu-memory, which caps one engine's buffers */
 	l->n = opt->threads < 4 ? opt->threads : 4;
 	const char *e = getenv("NW_GPU_LANES"), *m = getenv("NW_GPU_LANE_MIN");
 	if (e && *e)
@@ -50,6 +50,11 @@ typedef struct {
 	const nw_pair_t *pairs;
 	int64_t n;
 	nw_result_t *res;
+	/* --top (fn NULL): nw_gpu_top of whole queries against n_ref references each */
+	int64_t n_ref;
+	int top;
+	nw_pair_t *kept_pairs;
+	int64_t n_kept;
 	int ret;
 	char err[512];
 } lane_job_t;
@@ -97,8 +102,17 @@ static void *lane_main(void *arg)
 			renum[k].q = j->pairs[k].q - (uint32_t)(view_q ? q0 : 0);
 			renum[k].r = j->pairs[k].r - (uint32_t)(view_r ? r0 : 0);
 		}
-		j->ret = j->fn(*g, &j->p, view_q ? &qv : j->qb, view_r ? &rv : j->rb,
-			       renum ? renum : j->pairs, j->n, j->res, j->err, sizeof j->err);
+		const nw_batch_t *qb = view_q ? &qv : j->qb, *rb = view_r ? &rv : j->rb;
+		const nw_pair_t *pairs = renum ? renum : j->pairs;
+		if (j->fn)
+			j->ret = j->fn(*g, &j->p, qb, rb, pairs, j->n, j->res, j->err, sizeof j->err);
+		else
+			j->ret = nw_gpu_top(*g, &j->p, qb, rb, pairs, j->n, j->n_ref, j->top,
+					    j->kept_pairs, j->res, &j->n_kept, j->err, sizeof j->err);
+		for (int64_t k = 0; !j->fn && j->ret == 0 && k < j->n_kept; k++) {
+			j->kept_pairs[k].q += (uint32_t)(view_q ? q0 : 0); /* back to the batches' */
+			j->kept_pairs[k].r += (uint32_t)(view_r ? r0 : 0);
+		}
 	}
 	free(qoff);
 	free(roff);
@@ -106,34 +120,20 @@ static void *lane_main(void *arg)
 	return NULL;
 }
 
-int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
-		  const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
-		  nw_result_t *res, char *err, size_t errlen)
+/* How many lanes a call of n pairs takes (1: not split), at most units lanes. */
+static int64_t lanes_for(const nw_lanes_t *l, int64_t n, int64_t units)
 {
 	int64_t k = l->n < 2 ? 1 : n / l->min_pairs;
-	if (k > l->n)
-		k = l->n;
-	if (k <= 1)
-		return fn(l->g[0], p, qb, rb, pairs, n, res, err, errlen);
-	lane_job_t job[NW_LANES_MAX];
+	k = k > l->n ? l->n : k;
+	return k > units ? units : k;
+}
+
+/* Runs the k jobs, lane 0 on this thread (a lane whose thread cannot start runs here
+ * after it); the first failing lane's error. */
+static int run_lanes(lane_job_t *job, int64_t k, char *err, size_t errlen)
+{
 	pthread_t tid[NW_LANES_MAX];
 	int started[NW_LANES_MAX] = {0};
-	for (int64_t i = 0; i < k; i++) {
-		const int64_t a = n * i / k, b = n * (i + 1) / k;
-		lane_job_t *j = &job[i];
-		memset(j, 0, sizeof *j);
-		j->l = l;
-		j->k = (int)i;
-		j->fn = fn;
-		j->p = *p;
-		if (p->need) /* per pair: the lane's part */
-			j->p.need = p->need + a;
-		j->qb = qb, j->rb = rb;
-		j->pairs = pairs + a;
-		j->n = b - a;
-		j->res = res + a;
-	}
-	/* lane 0 on this thread; a lane whose thread cannot start runs here after it */
 	for (int64_t i = 1; i < k; i++)
 		started[i] = pthread_create(&tid[i], NULL, lane_main, &job[i]) == 0;
 	lane_main(&job[0]);
@@ -148,6 +148,73 @@ int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
 			snprintf(err, errlen, "%s", job[i].err);
 			return job[i].ret;
 		}
+	return 0;
+}
+
+/* Lane i's job: pairs [a, b) of the call's. */
+static void lane_job(lane_job_t *j, nw_lanes_t *l, int64_t i, const nw_align_params_t *p,
+		     const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs,
+		     nw_result_t *res, int64_t a, int64_t b)
+{
+	memset(j, 0, sizeof *j);
+	j->l = l;
+	j->k = (int)i;
+	j->p = *p;
+	if (p->need) /* per pair: the lane's part */
+		j->p.need = p->need + a;
+	j->qb = qb, j->rb = rb;
+	j->pairs = pairs + a;
+	j->n = b - a;
+	j->res = res ? res + a : NULL;
+}
+
+int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
+		  const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
+		  nw_result_t *res, char *err, size_t errlen)
+{
+	const int64_t k = lanes_for(l, n, n);
+	if (k <= 1)
+		return fn(l->g[0], p, qb, rb, pairs, n, res, err, errlen);
+	lane_job_t job[NW_LANES_MAX];
+	for (int64_t i = 0; i < k; i++) {
+		lane_job(&job[i], l, i, p, qb, rb, pairs, res, n * i / k, n * (i + 1) / k);
+		job[i].fn = fn;
+	}
+	return run_lanes(job, k, err, errlen);
+}
+
+int nw_lanes_top(nw_lanes_t *l, const nw_align_params_t *p, const nw_batch_t *qb,
+		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top,
+		 nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
+		 size_t errlen)
+{
+	const int64_t nq = n_ref > 0 ? n / n_ref : 0, per = top < n_ref ? top : n_ref;
+	const int64_t k = lanes_for(l, n, nq);
+	if (k <= 1)
+		return nw_gpu_top(l->g[0], p, qb, rb, pairs, n, n_ref, top, kept_pairs, kept_res,
+				  n_kept, err, errlen);
+	lane_job_t job[NW_LANES_MAX];
+	for (int64_t i = 0; i < k; i++) { /* whole queries a lane, its tops at theirs */
+		const int64_t q0 = nq * i / k, q1 = nq * (i + 1) / k;
+		lane_job(&job[i], l, i, p, qb, rb, pairs, NULL, q0 * n_ref, q1 * n_ref);
+		job[i].res = kept_res + q0 * per;
+		job[i].n_ref = n_ref;
+		job[i].top = top;
+		job[i].kept_pairs = kept_pairs + q0 * per;
+	}
+	int ret = run_lanes(job, k, err, errlen);
+	if (ret < 0)
+		return ret;
+	/* every query keeps per results, so each lane's tops end where the next one's begin */
+	*n_kept = 0;
+	for (int64_t i = 0; i < k; i++) {
+		if (job[i].n_kept != job[i].n / n_ref * per) {
+			snprintf(err, errlen, "internal error: a lane of --top kept %lld results of %lld "
+					      "queries", (long long)job[i].n_kept, (long long)(job[i].n / n_ref));
+			return NW_ERR_INTERNAL;
+		}
+		*n_kept += job[i].n_kept;
+	}
 	return 0;
 }
 

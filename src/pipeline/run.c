@@ -463,9 +463,12 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    tk > 0 ? tk - run.t0 : 0.0);
 			const double k = nw_lanes_kernel_seconds(&run.lanes);
 			const int lanes = nw_lanes_opened(&run.lanes);
-			nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s; %d engine%s on host threads",
-				    k, k > 0 ? run.cells / k * 1e-9 : 0.0, nw_gpu_describe(run.gpu),
-				    lanes, lanes == 1 ? "" : "s");
+			if (lanes == 1)
+				nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s; 1 engine on host threads",
+					    k, k > 0 ? run.cells / k * 1e-9 : 0.0, nw_gpu_describe(run.gpu));
+			else /* their kernels overlap: a rate over the sum would say nothing */
+				nw_log_info("gpu kernels %.4f s summed over %d engines on host threads, "
+					    "whose kernels overlap; %s", k, lanes, nw_gpu_describe(run.gpu));
 		}
 	}
 out:;
