@@ -445,9 +445,9 @@ int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb
 	if (on_device) {
 		/* ranked on the device: only the kept results come back */
 		if ((ret = injected_failure("top", err, errlen)) == 0)
-			ret = nw_lanes_top(&run->lanes, &sp, qb, rb, run->cb->pairs, n, rb->n,
-					   run->opt->top, run->cb->top_pairs, run->cb->top_res, &n_out,
-					   err, errlen);
+			ret = nw_lanes_top(&run->lanes, nw_gpu_top, &sp, qb, rb, run->cb->pairs, n,
+					   rb->n, run->opt->top, run->cb->top_pairs,
+					   run->cb->top_res, &n_out, err, errlen);
 		if (cpu_takes_over(run, ret, err)) {
 			on_device = 0;
 			n_out = n;

@@ -45,12 +45,13 @@ typedef struct {
 	nw_lanes_t *l;
 	int k;
 	nw_gpu_call_fn fn;
+	nw_gpu_top_fn top_fn;        /* --top: instead of fn */
 	nw_align_params_t p;
 	const nw_batch_t *qb, *rb;
 	const nw_pair_t *pairs;
 	int64_t n;
 	nw_result_t *res;
-	/* --top (fn NULL): nw_gpu_top of whole queries against n_ref references each */
+	/* --top: whole queries against n_ref references each */
 	int64_t n_ref;
 	int top;
 	nw_pair_t *kept_pairs;
@@ -107,9 +108,9 @@ static void *lane_main(void *arg)
 		if (j->fn)
 			j->ret = j->fn(*g, &j->p, qb, rb, pairs, j->n, j->res, j->err, sizeof j->err);
 		else
-			j->ret = nw_gpu_top(*g, &j->p, qb, rb, pairs, j->n, j->n_ref, j->top,
-					    j->kept_pairs, j->res, &j->n_kept, j->err, sizeof j->err);
-		for (int64_t k = 0; !j->fn && j->ret == 0 && k < j->n_kept; k++) {
+			j->ret = j->top_fn(*g, &j->p, qb, rb, pairs, j->n, j->n_ref, j->top,
+					   j->kept_pairs, j->res, &j->n_kept, j->err, sizeof j->err);
+		for (int64_t k = 0; j->top_fn && j->ret == 0 && k < j->n_kept; k++) {
 			j->kept_pairs[k].q += (uint32_t)(view_q ? q0 : 0); /* back to the batches' */
 			j->kept_pairs[k].r += (uint32_t)(view_r ? r0 : 0);
 		}
@@ -183,21 +184,22 @@ int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
 	return run_lanes(job, k, err, errlen);
 }
 
-int nw_lanes_top(nw_lanes_t *l, const nw_align_params_t *p, const nw_batch_t *qb,
-		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top,
-		 nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
-		 size_t errlen)
+int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
+		 const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
+		 int64_t n_ref, int top, nw_pair_t *kept_pairs, nw_result_t *kept_res,
+		 int64_t *n_kept, char *err, size_t errlen)
 {
 	const int64_t nq = n_ref > 0 ? n / n_ref : 0, per = top < n_ref ? top : n_ref;
 	const int64_t k = lanes_for(l, n, nq);
-	if (k <= 1)
-		return nw_gpu_top(l->g[0], p, qb, rb, pairs, n, n_ref, top, kept_pairs, kept_res,
-				  n_kept, err, errlen);
+	if (k <= 1 || n != nq * n_ref) /* (not whole queries: the engine's error) */
+		return fn(l->g[0], p, qb, rb, pairs, n, n_ref, top, kept_pairs, kept_res, n_kept,
+			  err, errlen);
 	lane_job_t job[NW_LANES_MAX];
 	for (int64_t i = 0; i < k; i++) { /* whole queries a lane, its tops at theirs */
 		const int64_t q0 = nq * i / k, q1 = nq * (i + 1) / k;
 		lane_job(&job[i], l, i, p, qb, rb, pairs, NULL, q0 * n_ref, q1 * n_ref);
 		job[i].res = kept_res + q0 * per;
+		job[i].top_fn = fn;
 		job[i].n_ref = n_ref;
 		job[i].top = top;
 		job[i].kept_pairs = kept_pairs + q0 * per;

@@ -60,8 +60,13 @@ void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt);
 int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
 		  const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
 		  nw_result_t *res, char *err, size_t errlen);
-/* nw_gpu_top (gpu.h) the same way, whole queries a lane. */
-int nw_lanes_top(nw_lanes_t *l, const nw_align_params_t *p, const nw_batch_t *qb,
+/* nw_gpu_top (gpu.h) has this shape. */
+typedef int (*nw_gpu_top_fn)(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
+			     const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, int64_t n_ref,
+			     int top, nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept,
+			     char *err, size_t errlen);
+/* fn (nw_gpu_top) the same way, whole queries a lane. */
+int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top,
 		 nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
 		 size_t errlen);
