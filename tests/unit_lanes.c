@@ -4,8 +4,9 @@
  * need taken at the wrong offset, a pair aligned twice or not at all, or --top's tops
  * joined in the wrong place gives a result that differs from one call on the whole
  * batches. Also: the lanes really split (calls, and views smaller than the batches), one
- * lane or a small call is not split, a failing lane's error is the call's, and --top's
- * kept pairs are numbered in the whole batches again.
+ * lane or a small call is not split, a device too small for the lanes' copies of the
+ * references takes fewer, a failing lane's error is the call's, and --top's kept pairs are
+ * numbered in the whole batches again.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -193,6 +194,21 @@ static void test_calls(void)
 	      "all vs all on 3 lanes");
 	same_results(want, got, n, "all vs all");
 	CHECK(calls == 3 && most_q <= 15 && most_r == 50, "all vs all: views of the lanes' records");
+
+	/* a device too small for more than two copies of the references (a quarter of its
+	 * memory for them) takes two lanes; one too small for two, one */
+	const uint64_t ref_bytes = r.total_residues + 4 * r.n_words + 24 * (uint64_t)r.n;
+	const uint64_t devs[] = {4 * ref_bytes * 5 / 2, 4 * ref_bytes * 3 / 2, 1};
+	const int lanes_left[] = {2, 1, 1};
+	for (int d = 0; d < 3; d++) {
+		fake_lanes(&l, 4, 100);
+		l.device_bytes = devs[d];
+		seen_reset();
+		CHECK(nw_lanes_call(&l, fake_align, &p, &q, &r, pairs, n, got, err, sizeof err) == 0 &&
+		      calls == lanes_left[d], "device of %llu bytes: %d lanes, not %d",
+		      (unsigned long long)devs[d], lanes_left[d], calls);
+		same_results(want, got, n, "lanes bounded by the device's memory");
+	}
 
 	/* no need: the lanes pass none */
 	p.need = NULL;

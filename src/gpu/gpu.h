@@ -59,6 +59,9 @@ int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
  * small calls leave the GPU with the tail of their largest problems; large ones must fit
  * the device's free memory (cudaMemGetInfo), which bounds the chunk. */
 int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g);
+/* The device's memory in bytes (cudaMemGetInfo's total), or the limit set on g when that
+ * is lower; 0 when unknown. */
+uint64_t nw_gpu_memory_total(const nw_gpu_t *g);
 /* At most bytes of device memory for this context's buffers (0: as much as is free, less
  * a reserve); what nw_gpu_chunk_pairs and the buffers' growth see as free. A call that
  * needs more fails with NW_ERR_MEMORY. */

@@ -34,6 +34,16 @@ size_t nw_gpu_mem_avail(const nw_gpu_t *g)
 	return avail;
 }
 
+extern "C" uint64_t nw_gpu_memory_total(const nw_gpu_t *g)
+{
+	size_t fr = 0, tot = 0;
+	if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return 0;
+	}
+	return g && g->mem_limit && g->mem_limit < tot ? g->mem_limit : tot;
+}
+
 extern "C" void nw_gpu_set_memory_limit(nw_gpu_t *g, uint64_t bytes)
 {
 	g->mem_limit = (size_t)bytes;

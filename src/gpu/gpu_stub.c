@@ -74,6 +74,12 @@ int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g)
 	return 0;
 }
 
+uint64_t nw_gpu_memory_total(const nw_gpu_t *g)
+{
+	(void)g;
+	return 0;
+}
+
 void nw_gpu_set_memory_limit(nw_gpu_t *g, uint64_t bytes)
 {
 	(void)g, (void)bytes;

@@ -37,6 +37,7 @@ void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
 		l->min_pairs = atoll(m);
 	if (opt->gpu_memory || !g0 || l->n < 1)
 		l->n = 1;
+	l->device_bytes = g0 ? nw_gpu_memory_total(g0) : 0;
 	if (l->n > NW_LANES_MAX)
 		l->n = NW_LANES_MAX;
 }
@@ -121,12 +122,18 @@ static void *lane_main(void *arg)
 	return NULL;
 }
 
-/* How many lanes a call of n pairs takes (1: not split), at most units lanes. */
-static int64_t lanes_for(const nw_lanes_t *l, int64_t n, int64_t units)
+/* How many lanes a call of n pairs against the references rb takes (1: not split), at
+ * most units lanes, and no more copies of rb (its codes and packed words on the device,
+ * NW_DEVICE_BYTES each) than a quarter of the device's memory holds. */
+#define NW_DEVICE_BYTES(b) ((b)->total_residues + 4 * (b)->n_words + 24 * (uint64_t)(b)->n)
+static int64_t lanes_for(const nw_lanes_t *l, int64_t n, int64_t units, const nw_batch_t *rb)
 {
 	int64_t k = l->n < 2 ? 1 : n / l->min_pairs;
 	k = k > l->n ? l->n : k;
-	return k > units ? units : k;
+	k = k > units ? units : k;
+	while (k > 1 && l->device_bytes && (uint64_t)k * NW_DEVICE_BYTES(rb) > l->device_bytes / 4)
+		k--;
+	return k;
 }
 
 /* Runs the k jobs, lane 0 on this thread (a lane whose thread cannot start runs here
@@ -173,7 +180,7 @@ int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
 		  const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
 		  nw_result_t *res, char *err, size_t errlen)
 {
-	const int64_t k = lanes_for(l, n, n);
+	const int64_t k = lanes_for(l, n, n, rb);
 	if (k <= 1)
 		return fn(l->g[0], p, qb, rb, pairs, n, res, err, errlen);
 	lane_job_t job[NW_LANES_MAX];
@@ -190,7 +197,7 @@ int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
 		 int64_t *n_kept, char *err, size_t errlen)
 {
 	const int64_t nq = n_ref > 0 ? n / n_ref : 0, per = top < n_ref ? top : n_ref;
-	const int64_t k = lanes_for(l, n, nq);
+	const int64_t k = lanes_for(l, n, nq, rb);
 	if (k <= 1 || n != nq * n_ref) /* (not whole queries: the engine's error) */
 		return fn(l->g[0], p, qb, rb, pairs, n, n_ref, top, kept_pairs, kept_res, n_kept,
 			  err, errlen);

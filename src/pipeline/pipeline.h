@@ -46,6 +46,8 @@ typedef struct {
 				    * opened by their thread on the first call they take */
 	int n;                     /* lanes a call may use; 1: calls are not split */
 	int64_t min_pairs;         /* pairs a lane takes at least */
+	uint64_t device_bytes;     /* the device's memory (0: unknown), which bounds the lanes'
+				    * copies of the references */
 	int device;
 } nw_lanes_t;
 /* nw_gpu_align and nw_gpu_paths (gpu.h) have this shape. */
@@ -53,7 +55,9 @@ typedef int (*nw_gpu_call_fn)(nw_gpu_t *g, const nw_align_params_t *p, const nw_
 			      const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
 			      nw_result_t *res, char *err, size_t errlen);
 /* Lanes of the engine g0 (NULL: the CPU engine, one lane): up to 4, as --threads allow
- * (NW_GPU_LANES=k overrides), one under --gpu-memory (a cap for one engine's buffers). */
+ * (NW_GPU_LANES=k overrides), one under --gpu-memory (a cap for one engine's buffers).
+ * Each lane holds its own copy of a call's references (all vs all: all of them), so a call
+ * takes no more lanes than a quarter of the device's memory holds copies of them. */
 void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt);
 /* fn on the n pairs, split over the lanes when n is large enough; the first failing lane's
  * error (its results are unspecified then, as fn's are). */
