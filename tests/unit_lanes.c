@@ -118,6 +118,19 @@ static void random_batch(nw_batch_t *b, int64_t n, uint32_t maxlen, uint64_t *rn
 	free(codes);
 }
 
+/* The stand-in for nw_gpu_preload: counts its calls, fails as told. */
+static int preloads, preload_ret;
+static const nw_batch_t *preloaded;
+static int fake_preload(nw_gpu_t *g, const nw_batch_t *b, char *err, size_t errlen)
+{
+	(void)g;
+	preloads++;
+	preloaded = b;
+	if (preload_ret < 0)
+		snprintf(err, errlen, "preload failed on purpose");
+	return preload_ret;
+}
+
 /* lanes with stand-in engines: non-NULL, so that none is opened, never dereferenced */
 static void fake_lanes(nw_lanes_t *l, int n, int64_t min_pairs)
 {
@@ -127,6 +140,9 @@ static void fake_lanes(nw_lanes_t *l, int n, int64_t min_pairs)
 		l->g[k] = (nw_gpu_t *)(void *)&dummy[k];
 	l->n = n;
 	l->min_pairs = min_pairs;
+	l->preload = fake_preload;
+	preloads = preload_ret = 0;
+	preloaded = NULL;
 }
 
 static int same_results(const nw_result_t *a, const nw_result_t *b, int64_t n, const char *what)
@@ -149,9 +165,9 @@ static void test_calls(void)
 	random_batch(&r, 1000, 400, &rng);
 	nw_align_params_t p;
 	memset(&p, 0, sizeof p);
-	int64_t *need = malloc(sizeof *need * 2000);
-	nw_pair_t *pairs = malloc(sizeof *pairs * 2000);
-	nw_result_t *want = calloc(2000, sizeof *want), *got = calloc(2000, sizeof *got);
+	int64_t *need = malloc(sizeof *need * 8000);
+	nw_pair_t *pairs = malloc(sizeof *pairs * 8000);
+	nw_result_t *want = calloc(8000, sizeof *want), *got = calloc(8000, sizeof *got);
 	char err[256];
 	nw_lanes_t one, l;
 	fake_lanes(&one, 1, 100);
@@ -195,22 +211,44 @@ static void test_calls(void)
 	same_results(want, got, n, "all vs all");
 	CHECK(calls == 3 && most_q <= 15 && most_r == 50, "all vs all: views of the lanes' records");
 
-	/* a device too small for more than two copies of the references (a quarter of its
-	 * memory for them) takes two lanes; one too small for two, one */
+	CHECK(preloads == 0, "lanes that read a part of the references each: nothing preloaded");
+
+	/* all vs all against every reference: the references are preloaded once for the lanes;
+	 * where the shared copy does not fit, each lane uploads its own, and a device too
+	 * small for more than two copies (a quarter of its memory for them) takes two lanes,
+	 * one too small for two one; any other failure is the call's */
+	n = 0;
+	for (uint32_t a = 0; a < 8; a++) /* 8 queries: each lane holds whole ones */
+		for (uint32_t b = 0; b < 1000; b++)
+			pairs[n].q = 100 + a, pairs[n].r = b, need[n] = (int64_t)n, n++;
+	CHECK(nw_lanes_call(&one, fake_align, &p, &q, &r, pairs, n, want, err, sizeof err) == 0,
+	      "unsplit, every reference");
+	fake_lanes(&l, 4, 100);
+	seen_reset();
+	CHECK(nw_lanes_call(&l, fake_align, &p, &q, &r, pairs, n, got, err, sizeof err) == 0 &&
+	      calls == 4 && preloads == 1 && preloaded == &r, "every reference: preloaded once, 4 lanes");
+	same_results(want, got, n, "every reference, preloaded");
 	const uint64_t ref_bytes = r.total_residues + 4 * r.n_words + 24 * (uint64_t)r.n;
-	const uint64_t devs[] = {4 * ref_bytes * 5 / 2, 4 * ref_bytes * 3 / 2, 1};
-	const int lanes_left[] = {2, 1, 1};
-	for (int d = 0; d < 3; d++) {
+	const uint64_t devs[] = {4 * ref_bytes * 5 / 2, 4 * ref_bytes * 3 / 2, 1, 0};
+	const int lanes_left[] = {2, 1, 1, 4};
+	for (int d = 0; d < 4; d++) {
 		fake_lanes(&l, 4, 100);
 		l.device_bytes = devs[d];
+		preload_ret = NW_ERR_MEMORY;
 		seen_reset();
 		CHECK(nw_lanes_call(&l, fake_align, &p, &q, &r, pairs, n, got, err, sizeof err) == 0 &&
-		      calls == lanes_left[d], "device of %llu bytes: %d lanes, not %d",
-		      (unsigned long long)devs[d], lanes_left[d], calls);
+		      calls == lanes_left[d], "no room for a shared copy, device of %llu bytes: %d "
+		      "lanes, not %d", (unsigned long long)devs[d], lanes_left[d], calls);
 		same_results(want, got, n, "lanes bounded by the device's memory");
 	}
+	fake_lanes(&l, 4, 100);
+	preload_ret = NW_ERR_GPU;
+	err[0] = 0;
+	CHECK(nw_lanes_call(&l, fake_align, &p, &q, &r, pairs, n, got, err, sizeof err) == NW_ERR_GPU &&
+	      strstr(err, "on purpose"), "a preload that fails otherwise: the call's error ('%s')", err);
 
 	/* no need: the lanes pass none */
+	fake_lanes(&l, 3, 100);
 	p.need = NULL;
 	nw_lanes_call(&one, fake_align, &p, &q, &r, pairs, n, want, err, sizeof err);
 	nw_lanes_call(&l, fake_align, &p, &q, &r, pairs, n, got, err, sizeof err);
@@ -263,6 +301,7 @@ static void test_top(void)
 		CHECK(nw_lanes_top(&l, fake_top, &p, &q, &r, pairs, n, n_ref, top, gp, gr, &gn, err,
 				   sizeof err) == 0, "top on 4 lanes");
 		CHECK(calls == 4 && most_q <= nq / 4 + 1, "top: whole queries a lane, views of them");
+		CHECK(preloads == 1 && preloaded == &r, "top: the references preloaded once");
 		CHECK_EQ_I64(gn, wn, "top %d: kept", top);
 		int same = gn == wn;
 		for (int64_t k = 0; same && k < gn; k++)

@@ -59,6 +59,13 @@ int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
  * small calls leave the GPU with the tail of their largest problems; large ones must fit
  * the device's free memory (cudaMemGetInfo), which bounds the chunk. */
 int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g);
+/* Uploads the batch b (if it is not there yet) for g and for the engines whose peer g is,
+ * and waits for it: their calls with b then read that copy. Call it between calls only
+ * (no call of g or of its peers running): it may replace the batch uploaded before. */
+int nw_gpu_preload(nw_gpu_t *g, const nw_batch_t *b, char *err, size_t errlen);
+/* g reads the batch peer preloaded (another engine on the same device, outliving g's
+ * calls). */
+void nw_gpu_set_peer(nw_gpu_t *g, const nw_gpu_t *peer);
 /* The device's memory in bytes (cudaMemGetInfo's total), or the limit set on g when that
  * is lower; 0 when unknown. */
 uint64_t nw_gpu_memory_total(const nw_gpu_t *g);

@@ -247,6 +247,9 @@ struct nw_gpu_s {
 	cudaEvent_t ev_up;             /* a slice's items are uploaded: its launches may start */
 	nw_dseqs_t seqs[NW_SEQ_SLOTS];
 	uint64_t seq_clock;
+	nw_dseqs_t shared;             /* a batch uploaded for the engines on other threads too
+					* (nw_gpu_preload); written only between calls */
+	const struct nw_gpu_s *peer;   /* the engine whose shared batch this one reads */
 	nw_dbuf_t jobs, items, outs, table, lbuf, counters;
 	nw_dbuf_t pbuf;                /* path problems and their outputs (gpu_path.cu) */
 	nw_dbuf_t pack;                /* the traces' runs packed for the copy back (gpu_path.cu) */
@@ -271,9 +274,9 @@ struct nw_gpu_s {
 	size_t errlen;
 };
 
-/* The batch b on the device: a slot that holds the same contents, or the least recently
- * used slot of the batch's kind (NW_SEQ_QUERIES or NW_SEQ_REFS), uploaded and unpacked
- * anew (*out). */
+/* The batch b on the device: a slot that holds the same contents (this engine's, or the
+ * shared batch of this engine or of its peer), or the least recently used slot of the
+ * batch's kind (NW_SEQ_QUERIES or NW_SEQ_REFS), uploaded and unpacked anew (*out). */
 int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, int kind, const nw_dseqs_t **out);
 void nw_dseqs_free(nw_dseqs_t *d);
 /* Frees g->phost (gpu_path.cu). */

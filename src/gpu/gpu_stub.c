@@ -74,6 +74,17 @@ int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g)
 	return 0;
 }
 
+int nw_gpu_preload(nw_gpu_t *g, const nw_batch_t *b, char *err, size_t errlen)
+{
+	(void)g, (void)b, (void)err, (void)errlen;
+	return 0; /* nothing to upload without a device (the lanes' tests use stand-ins) */
+}
+
+void nw_gpu_set_peer(nw_gpu_t *g, const nw_gpu_t *peer)
+{
+	(void)g, (void)peer;
+}
+
 uint64_t nw_gpu_memory_total(const nw_gpu_t *g)
 {
 	(void)g;

@@ -38,6 +38,7 @@ void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
 	if (opt->gpu_memory || !g0 || l->n < 1)
 		l->n = 1;
 	l->device_bytes = g0 ? nw_gpu_memory_total(g0) : 0;
+	l->preload = nw_gpu_preload;
 	if (l->n > NW_LANES_MAX)
 		l->n = NW_LANES_MAX;
 }
@@ -84,6 +85,8 @@ static void *lane_main(void *arg)
 		j->ret = NW_ERR_GPU;
 		return NULL;
 	}
+	if (j->k > 0) /* the references lane 0's engine preloaded */
+		nw_gpu_set_peer(*g, j->l->g[0]);
 	int64_t q0, q1, r0, r1;
 	side_range(j->pairs, j->n, 0, &q0, &q1);
 	side_range(j->pairs, j->n, 1, &r0, &r1);
@@ -122,15 +125,26 @@ static void *lane_main(void *arg)
 	return NULL;
 }
 
-/* How many lanes a call of n pairs against the references rb takes (1: not split), at
- * most units lanes, and no more copies of rb (its codes and packed words on the device,
- * NW_DEVICE_BYTES each) than a quarter of the device's memory holds. */
-#define NW_DEVICE_BYTES(b) ((b)->total_residues + 4 * (b)->n_words + 24 * (uint64_t)(b)->n)
-static int64_t lanes_for(const nw_lanes_t *l, int64_t n, int64_t units, const nw_batch_t *rb)
+/* How many lanes a call of n pairs takes (1: not split), at most units lanes. */
+static int64_t lanes_for(const nw_lanes_t *l, int64_t n, int64_t units)
 {
 	int64_t k = l->n < 2 ? 1 : n / l->min_pairs;
 	k = k > l->n ? l->n : k;
-	k = k > units ? units : k;
+	return k > units ? units : k;
+}
+
+/* The references rb where every one of the k lanes reads all of them: one copy on the
+ * device, uploaded by lane 0's engine before the lanes start and read by the others
+ * (nw_gpu_preload), or, when that fails for want of device memory, fewer lanes, so that
+ * k copies of rb (its codes and packed words, NW_DEVICE_BYTES) take at most a quarter of
+ * the device's memory. The new number of lanes, or an error that is not memory's. */
+#define NW_DEVICE_BYTES(b) ((b)->total_residues + 4 * (b)->n_words + 24 * (uint64_t)(b)->n)
+static int64_t share_refs(nw_lanes_t *l, int64_t k, const nw_batch_t *rb, char *err,
+			  size_t errlen)
+{
+	const int ret = l->preload(l->g[0], rb, err, errlen);
+	if (ret == 0 || ret != NW_ERR_MEMORY)
+		return ret == 0 ? k : ret;
 	while (k > 1 && l->device_bytes && (uint64_t)k * NW_DEVICE_BYTES(rb) > l->device_bytes / 4)
 		k--;
 	return k;
@@ -180,7 +194,12 @@ int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
 		  const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
 		  nw_result_t *res, char *err, size_t errlen)
 {
-	const int64_t k = lanes_for(l, n, n, rb);
+	int64_t k = lanes_for(l, n, n), r0, r1;
+	if (k > 1) { /* all vs all: lane 0's pairs hold a whole query, so do the others' */
+		side_range(pairs, n / k, 1, &r0, &r1);
+		if (r1 - r0 == rb->n && (k = share_refs(l, k, rb, err, errlen)) < 0)
+			return (int)k;
+	}
 	if (k <= 1)
 		return fn(l->g[0], p, qb, rb, pairs, n, res, err, errlen);
 	lane_job_t job[NW_LANES_MAX];
@@ -197,7 +216,9 @@ int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
 		 int64_t *n_kept, char *err, size_t errlen)
 {
 	const int64_t nq = n_ref > 0 ? n / n_ref : 0, per = top < n_ref ? top : n_ref;
-	const int64_t k = lanes_for(l, n, nq, rb);
+	int64_t k = lanes_for(l, n, nq);
+	if (k > 1 && n == nq * n_ref && (k = share_refs(l, k, rb, err, errlen)) < 0)
+		return (int)k;
 	if (k <= 1 || n != nq * n_ref) /* (not whole queries: the engine's error) */
 		return fn(l->g[0], p, qb, rb, pairs, n, n_ref, top, kept_pairs, kept_res, n_kept,
 			  err, errlen);

@@ -47,8 +47,10 @@ typedef struct {
 	int n;                     /* lanes a call may use; 1: calls are not split */
 	int64_t min_pairs;         /* pairs a lane takes at least */
 	uint64_t device_bytes;     /* the device's memory (0: unknown), which bounds the lanes'
-				    * copies of the references */
+				    * copies of the references when one shared copy does not fit */
 	int device;
+	/* nw_gpu_preload (gpu.h): the references every lane reads, uploaded once */
+	int (*preload)(nw_gpu_t *g, const nw_batch_t *b, char *err, size_t errlen);
 } nw_lanes_t;
 /* nw_gpu_align and nw_gpu_paths (gpu.h) have this shape. */
 typedef int (*nw_gpu_call_fn)(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
@@ -56,7 +58,8 @@ typedef int (*nw_gpu_call_fn)(nw_gpu_t *g, const nw_align_params_t *p, const nw_
 			      nw_result_t *res, char *err, size_t errlen);
 /* Lanes of the engine g0 (NULL: the CPU engine, one lane): up to 4, as --threads allow
  * (NW_GPU_LANES=k overrides), one under --gpu-memory (a cap for one engine's buffers).
- * Each lane holds its own copy of a call's references (all vs all: all of them), so a call
+ * Where every lane reads all of a call's references (all vs all), lane 0's engine uploads
+ * them once for all; should that copy not fit, each lane uploads its own, and the call
  * takes no more lanes than a quarter of the device's memory holds copies of them. */
 void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt);
 /* fn on the n pairs, split over the lanes when n is large enough; the first failing lane's
