@@ -50,6 +50,15 @@ same "protein all vs all" 4 -q "$tmp/pq.fa" -r "$data/globins.fa" -m global -f p
 # --top ranked on the device, whole queries a lane, their tops joined in query order
 same "protein --top" 4 -q "$tmp/pq.fa" -r "$data/globins.fa" -m local --top 2 -f paf
 same "DNA --top with paths" 4 -q "$data/reads.fq" -r "$tmp/zr.fa" -m local --top 3 -c
+# references that a quarter of the device's memory (here --gpu-memory, which also means
+# one engine) does not hold: --top aligns them in ranges, each query's tops merged
+awk 'BEGIN {srand(7); for (i = 0; i < 4000; i++) {s = ""; for (k = 0; k < 3000; k++)
+     s = s substr("ACGT", int(rand() * 4) + 1, 1); printf ">big%d\n%s\n", i, s}}' >"$tmp/big.fa"
+same "--top over ranges of references" 1 -q "$data/reads.fq" -r "$tmp/big.fa" -m local --top 3 \
+	--gpu-memory 40M
+grep -q 'went in ranges' "$tmp/gpu.err" && ok || bad "--top over ranges: -v does not report ranges"
+same "--top over ranges, with paths" 1 -q "$data/reads.fq" -r "$tmp/big.fa" -m semiglobal --top 2 \
+	-c --gpu-memory 40M
 # one lane: not split
 same "one lane" 1 "${z[@]}" -m local -c
 

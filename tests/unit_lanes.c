@@ -87,7 +87,7 @@ static int fake_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *q
 			int64_t best = -1, bs = 0;
 			for (int64_t j = 0; j < n_ref; j++) {
 				const nw_pair_t *pr = &pairs[s * n_ref + j];
-				const int64_t v = (digest(qb, pr->q) ^ digest(rb, pr->r)) & 0xffff;
+				const int64_t v = (digest(qb, pr->q) ^ digest(rb, pr->r)) & 15; /* many ties */
 				if (!taken[j] && (best < 0 || v > bs))
 					best = j, bs = v;
 			}
@@ -287,27 +287,42 @@ static void test_top(void)
 	for (int64_t a = 0; a < nq; a++) /* queries 20..56 against every reference */
 		for (int64_t b = 0; b < n_ref; b++)
 			pairs[a * n_ref + b].q = (uint32_t)(20 + a), pairs[a * n_ref + b].r = (uint32_t)b;
-	for (int top = 1; top <= 3; top += 2) {
-		nw_pair_t *wp = calloc((size_t)(nq * top), sizeof *wp), *gp = calloc((size_t)(nq * top), sizeof *gp);
-		nw_result_t *wr = calloc((size_t)(nq * top), sizeof *wr), *gr = calloc((size_t)(nq * top), sizeof *gr);
+	const uint64_t ref_bytes = r.total_residues + 4 * r.n_words + 24 * (uint64_t)r.n;
+	const int tops[] = {1, 3, 1, 3, 100};
+	for (int x = 0; x < 5; x++) {
+		/* the last three: a device whose quarter holds a third of the references, which go
+		 * in three ranges whose tops are merged (top 100: every reference, in rank order) */
+		const int top = tops[x], ranged = x >= 2;
+		const int64_t per = top < n_ref ? top : n_ref;
+		nw_pair_t *wp = calloc((size_t)(nq * per), sizeof *wp), *gp = calloc((size_t)(nq * per), sizeof *gp);
+		nw_result_t *wr = calloc((size_t)(nq * per), sizeof *wr), *gr = calloc((size_t)(nq * per), sizeof *gr);
 		int64_t wn = 0, gn = 0;
 		char err[256];
 		nw_lanes_t one, l;
 		fake_lanes(&one, 1, 100);
 		fake_lanes(&l, 4, 200);
+		if (ranged)
+			l.device_bytes = 4 * ref_bytes / 3;
 		CHECK(nw_lanes_top(&one, fake_top, &p, &q, &r, pairs, n, n_ref, top, wp, wr, &wn, err,
 				   sizeof err) == 0, "unsplit top");
 		seen_reset();
 		CHECK(nw_lanes_top(&l, fake_top, &p, &q, &r, pairs, n, n_ref, top, gp, gr, &gn, err,
-				   sizeof err) == 0, "top on 4 lanes");
-		CHECK(calls == 4 && most_q <= nq / 4 + 1, "top: whole queries a lane, views of them");
-		CHECK(preloads == 1 && preloaded == &r, "top: the references preloaded once");
+				   sizeof err) == 0, "top on 4 lanes%s", ranged ? ", 3 ranges" : "");
+		if (!ranged) {
+			CHECK(calls == 4 && most_q <= nq / 4 + 1, "top: whole queries a lane, views of them");
+			CHECK(preloads == 1 && preloaded == &r, "top: the references preloaded once");
+		} else {
+			CHECK(calls == 12 && most_r <= n_ref / 3 + 1 && preloads == 3,
+			      "top in ranges: 3 ranges of 4 lanes (%d calls), each range's references a "
+			      "view (%lld), preloaded once a range (%d)", calls, (long long)most_r, preloads);
+		}
 		CHECK_EQ_I64(gn, wn, "top %d: kept", top);
 		int same = gn == wn;
 		for (int64_t k = 0; same && k < gn; k++)
 			same = gp[k].q == wp[k].q && gp[k].r == wp[k].r && gr[k].score == wr[k].score &&
 			       gr[k].qend == wr[k].qend;
-		CHECK(same, "top %d: the same kept pairs, in the whole batches' numbers, in order", top);
+		CHECK(same, "top %d%s: the same kept pairs, in the whole batches' numbers, in order", top,
+		      ranged ? " in ranges" : "");
 		free(wp), free(gp), free(wr), free(gr);
 	}
 	free(pairs);

@@ -210,10 +210,11 @@ int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
 	return run_lanes(job, k, err, errlen);
 }
 
-int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
-		 const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
-		 int64_t n_ref, int top, nw_pair_t *kept_pairs, nw_result_t *kept_res,
-		 int64_t *n_kept, char *err, size_t errlen)
+/* nw_lanes_top with references that fit the device. */
+static int top_lanes(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
+		     const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
+		     int64_t n_ref, int top, nw_pair_t *kept_pairs, nw_result_t *kept_res,
+		     int64_t *n_kept, char *err, size_t errlen)
 {
 	const int64_t nq = n_ref > 0 ? n / n_ref : 0, per = top < n_ref ? top : n_ref;
 	int64_t k = lanes_for(l, n, nq);
@@ -282,4 +283,94 @@ void nw_lanes_close(nw_lanes_t *l)
 			nw_gpu_close(l->g[k]);
 		l->g[k] = NULL;
 	}
+}
+
+/* References that a quarter of the device's memory does not hold (a database partition of
+ * tens of GB, say) go in ranges that it does: each range of references is a view (only it
+ * is uploaded), every query is ranked against it on the device, and each query's tops
+ * over the ranges are merged by the one rule (nw_ranks_before: the higher score, then the
+ * earlier reference), so the result is the one call's. Without a known device size, or
+ * with references that fit, this is top_lanes. */
+int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
+		 const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
+		 int64_t n_ref, int top, nw_pair_t *kept_pairs, nw_result_t *kept_res,
+		 int64_t *n_kept, char *err, size_t errlen)
+{
+	const uint64_t room = l->device_bytes / 4, need = NW_DEVICE_BYTES(rb);
+	const int64_t nq = n_ref > 0 ? n / n_ref : 0, per = top < n_ref ? top : n_ref;
+	if (!room || need <= room || n != nq * n_ref || n_ref != rb->n || top <= 0)
+		return top_lanes(l, fn, p, qb, rb, pairs, n, n_ref, top, kept_pairs, kept_res,
+				 n_kept, err, errlen);
+	const int64_t ranges = (int64_t)((need + room - 1) / room), len = (n_ref + ranges - 1) / ranges;
+	l->ranged_calls++;
+	nw_pair_t *rp = malloc(sizeof *rp * (size_t)(nq * len));
+	nw_pair_t *got_p = malloc(sizeof *got_p * (size_t)(nq * per));
+	nw_result_t *got_r = calloc((size_t)(nq * per), sizeof *got_r);
+	nw_result_t *cur = calloc((size_t)(nq * per), sizeof *cur);
+	nw_pair_t *cur_p = malloc(sizeof *cur_p * (size_t)(nq * per));
+	int64_t *have = calloc((size_t)nq, sizeof *have);
+	uint64_t *off = malloc(sizeof *off * (size_t)len);
+	nw_result_t *m = malloc(sizeof *m * (size_t)per); /* one query's merge */
+	nw_pair_t *mp = malloc(sizeof *mp * (size_t)per);
+	int ret = 0;
+	if (!rp || !got_p || !got_r || !cur || !cur_p || !have || !off || !m || !mp) {
+		snprintf(err, errlen, "out of memory for --top over %lld ranges of references",
+			 (long long)ranges);
+		ret = NW_ERR_MEMORY;
+	}
+	for (int64_t r0 = 0; ret == 0 && r0 < n_ref; r0 += len) {
+		const int64_t r1 = r0 + len < n_ref ? r0 + len : n_ref, w = r1 - r0;
+		nw_batch_t view;
+		nw_batch_view(rb, r0, r1, off, &view);
+		for (int64_t s = 0; s < nq; s++)
+			for (int64_t j = 0; j < w; j++) {
+				rp[s * w + j].q = pairs[s * n_ref].q;
+				rp[s * w + j].r = (uint32_t)j;
+			}
+		int64_t got = 0;
+		if ((ret = top_lanes(l, fn, p, qb, &view, rp, nq * w, w, top, got_p, got_r, &got, err,
+				     errlen)) < 0)
+			break;
+		const int64_t k = top < w ? top : w; /* kept a query in this range */
+		if (got != nq * k) {
+			snprintf(err, errlen, "internal error: a range of --top kept %lld results of "
+					      "%lld queries", (long long)got, (long long)nq);
+			ret = NW_ERR_INTERNAL;
+			break;
+		}
+		for (int64_t s = 0; s < nq; s++) { /* merge: the query's tops so far, then these */
+			nw_result_t *a = cur + s * per;
+			nw_pair_t *ap = cur_p + s * per;
+			int64_t x = 0, y = 0, z = 0;
+			const nw_result_t *b = got_r + s * k;
+			const nw_pair_t *bp = got_p + s * k;
+			while (z < per && (x < have[s] || y < k)) {
+				const int take_a = y >= k || (x < have[s] &&
+					nw_ranks_before(a[x].score, ap[x].r, b[y].score, bp[y].r + r0));
+				if (take_a) {
+					m[z] = a[x], mp[z++] = ap[x++];
+				} else {
+					m[z] = b[y], mp[z] = bp[y++];
+					mp[z++].r += (uint32_t)r0;
+				}
+			}
+			memcpy(a, m, sizeof *a * (size_t)z);
+			memcpy(ap, mp, sizeof *ap * (size_t)z);
+			have[s] = z;
+		}
+	}
+	if (ret == 0) { /* every query keeps per: the one call's layout */
+		for (int64_t t = 0; t < nq * per; t++) {
+			nw_result_t *r = &kept_res[t]; /* the caller's: it may own a CIGAR buffer */
+			kept_pairs[t] = cur_p[t];
+			r->score = cur[t].score;
+			r->qstart = cur[t].qstart, r->qend = cur[t].qend;
+			r->rstart = cur[t].rstart, r->rend = cur[t].rend;
+			r->strand = cur[t].strand;
+		}
+		*n_kept = nq * per;
+	}
+	free(rp), free(got_p), free(got_r), free(cur), free(cur_p), free(have), free(off);
+	free(m), free(mp);
+	return ret;
 }

@@ -49,6 +49,7 @@ typedef struct {
 	uint64_t device_bytes;     /* the device's memory (0: unknown), which bounds the lanes'
 				    * copies of the references when one shared copy does not fit */
 	int device;
+	int64_t ranged_calls;      /* --top calls whose references went in ranges (for -v) */
 	/* nw_gpu_preload (gpu.h): the references every lane reads, uploaded once */
 	int (*preload)(nw_gpu_t *g, const nw_batch_t *b, char *err, size_t errlen);
 } nw_lanes_t;
@@ -72,7 +73,8 @@ typedef int (*nw_gpu_top_fn)(nw_gpu_t *g, const nw_align_params_t *p, const nw_b
 			     const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, int64_t n_ref,
 			     int top, nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept,
 			     char *err, size_t errlen);
-/* fn (nw_gpu_top) the same way, whole queries a lane. */
+/* fn (nw_gpu_top) the same way, whole queries a lane; references that a quarter of the
+ * device's memory does not hold go in ranges of it, each query's tops merged over them. */
 int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top,
 		 nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,

@@ -463,6 +463,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    tk > 0 ? tk - run.t0 : 0.0);
 			const double k = nw_lanes_kernel_seconds(&run.lanes);
 			const int lanes = nw_lanes_opened(&run.lanes);
+			if (run.lanes.ranged_calls)
+				nw_log_info("gpu: the references of %lld --top calls went in ranges that "
+					    "a quarter of the device's memory holds",
+					    (long long)run.lanes.ranged_calls);
 			if (lanes == 1)
 				nw_log_info("gpu kernels %.4f s (%.1f GCUPS), %s; 1 engine on host threads",
 					    k, k > 0 ? run.cells / k * 1e-9 : 0.0, nw_gpu_describe(run.gpu));
