@@ -167,6 +167,9 @@ static inline uint8_t nw_batch_code(const nw_batch_t *b, int64_t i, uint64_t pos
 }
 /* Unpack sequence i into out[0..len) as codes. */
 void nw_batch_unpack(const nw_batch_t *b, int64_t i, uint8_t *out);
+/* Append sequence i of src (its packed words as they are, name and quality) to dst, whose
+ * alphabet is src's. 0 or NW_ERR_MEMORY. */
+int nw_batch_copy_seq(nw_batch_t *dst, const nw_batch_t *src, int64_t i);
 /* view = sequences [a, e) of b (a < e <= b->n), sequence a as its sequence 0: the words
  * they span (a slice of b's, not copied; an engine that uploads the view moves only
  * those), their offsets rebased into offsets (e - a entries, the caller's), b's names and

@@ -247,6 +247,26 @@ static void test_calls(void)
 	CHECK(nw_lanes_call(&l, fake_align, &p, &q, &r, pairs, n, got, err, sizeof err) == NW_ERR_GPU &&
 	      strstr(err, "on purpose"), "a preload that fails otherwise: the call's error ('%s')", err);
 
+	/* references too many for the device, of which the pairs use a few (--top's kept
+	 * pairs): the call runs on a batch of those it uses; if they use most, on the whole */
+	n = 0;
+	for (uint32_t a = 0; a < 300; a++) /* 300 pairs against 25 distinct references */
+		pairs[n].q = a, pairs[n].r = (a * 37) % 25 * 40 + 3, need[n] = (int64_t)n * 3, n++;
+	fake_lanes(&one, 1, 100);
+	CHECK(nw_lanes_call(&one, fake_align, &p, &q, &r, pairs, n, want, err, sizeof err) == 0,
+	      "unsplit, few references");
+	for (int lanes = 1; lanes <= 3; lanes += 2) {
+		fake_lanes(&l, lanes, 100);
+		l.device_bytes = 4 * (r.total_residues + 4 * r.n_words + 24 * (uint64_t)r.n) / 2;
+		seen_reset();
+		CHECK(nw_lanes_call(&l, fake_align, &p, &q, &r, pairs, n, got, err, sizeof err) == 0 &&
+		      most_r <= 25, "few of too many references: %d lanes saw %lld of them", lanes,
+		      (long long)most_r);
+		for (int64_t k = 0; k < n; k++) /* the record numbers, as the engine saw them */
+			got[k].rstart = want[k].rstart;
+		same_results(want, got, n, "few of too many references");
+	}
+
 	/* no need: the lanes pass none */
 	fake_lanes(&l, 3, 100);
 	p.need = NULL;

@@ -268,6 +268,17 @@ int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_
 	return append_seq(b, name, len, bits, nw, qual);
 }
 
+/* See nwalign.h. */
+int nw_batch_copy_seq(nw_batch_t *dst, const nw_batch_t *src, int64_t i)
+{
+	const unsigned bits = src->bits[i], per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
+	const uint64_t nw = ((uint64_t)src->len[i] + per - 1) / per;
+	if (grow((void **)&dst->words, &dst->cap_words, dst->n_words + nw, 4) < 0)
+		return NW_ERR_MEMORY;
+	memcpy(dst->words + dst->n_words, src->words + src->offset[i], 4 * nw);
+	return append_seq(dst, nw_batch_name(src, i), src->len[i], bits, nw, nw_batch_qual(src, i));
+}
+
 /* See nwalign.h. Whole batches' stamps count up from 1 (restamp): a view's has its top
  * bit set, the rest a hash of the batch's stamp and the range. */
 void nw_batch_view(const nw_batch_t *b, int64_t a, int64_t e, uint64_t *offsets,

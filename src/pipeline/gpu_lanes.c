@@ -21,6 +21,9 @@
  * to fill the GPU side by side, and the host work too short to gain from a thread. */
 #define NW_LANE_MIN_PAIRS 32768
 
+/* A batch's bytes on the device: its codes, packed words and per-sequence arrays. */
+#define NW_DEVICE_BYTES(b) ((b)->total_residues + 4 * (b)->n_words + 24 * (uint64_t)(b)->n)
+
 void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
 {
 	memset(l, 0, sizeof *l);
@@ -136,9 +139,8 @@ static int64_t lanes_for(const nw_lanes_t *l, int64_t n, int64_t units)
 /* The references rb where every one of the k lanes reads all of them: one copy on the
  * device, uploaded by lane 0's engine before the lanes start and read by the others
  * (nw_gpu_preload), or, when that fails for want of device memory, fewer lanes, so that
- * k copies of rb (its codes and packed words, NW_DEVICE_BYTES) take at most a quarter of
- * the device's memory. The new number of lanes, or an error that is not memory's. */
-#define NW_DEVICE_BYTES(b) ((b)->total_residues + 4 * (b)->n_words + 24 * (uint64_t)(b)->n)
+ * k copies of rb (NW_DEVICE_BYTES each) take at most a quarter of the device's memory.
+ * The new number of lanes, or an error that is not memory's. */
 static int64_t share_refs(nw_lanes_t *l, int64_t k, const nw_batch_t *rb, char *err,
 			  size_t errlen)
 {
@@ -190,10 +192,54 @@ static void lane_job(lane_job_t *j, nw_lanes_t *l, int64_t i, const nw_align_par
 	j->res = res ? res + a : NULL;
 }
 
+/* A call whose references a quarter of the device's memory does not hold, but whose
+ * pairs use few of them (the starts and paths of the pairs --top kept from a large
+ * reference set): the call on a batch of the references it uses, copied out, so that the
+ * device holds those only; 1 when it used too many for that to help (the caller goes on
+ * with the whole batch). */
+static int on_used_refs(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
+			const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs,
+			int64_t n, nw_result_t *res, char *err, size_t errlen)
+{
+	int32_t *slot = malloc(sizeof *slot * (size_t)rb->n);
+	nw_pair_t *renum = malloc(sizeof *renum * (size_t)(n ? n : 1));
+	nw_batch_t used;
+	int ret = 0;
+	nw_batch_init(&used, rb->alphabet);
+	if (!slot || !renum)
+		ret = NW_ERR_MEMORY;
+	for (int64_t k = 0; slot && k < rb->n; k++)
+		slot[k] = -1;
+	for (int64_t k = 0; ret == 0 && k < n; k++) {
+		const uint32_t r = pairs[k].r;
+		if (slot[r] < 0) {
+			slot[r] = (int32_t)used.n;
+			ret = nw_batch_copy_seq(&used, rb, r);
+		}
+		renum[k].q = pairs[k].q;
+		renum[k].r = (uint32_t)slot[r];
+	}
+	if (ret == 0 && NW_DEVICE_BYTES(&used) * 2 > NW_DEVICE_BYTES(rb))
+		ret = 1; /* most of them: no gain */
+	else if (ret == 0)
+		ret = nw_lanes_call(l, fn, p, qb, &used, renum, n, res, err, errlen);
+	else
+		snprintf(err, errlen, "out of memory copying the references of %lld pairs", (long long)n);
+	nw_batch_free(&used);
+	free(slot);
+	free(renum);
+	return ret;
+}
+
 int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
 		  const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
 		  nw_result_t *res, char *err, size_t errlen)
 {
+	if (l->device_bytes && NW_DEVICE_BYTES(rb) > l->device_bytes / 4) {
+		const int ret = on_used_refs(l, fn, p, qb, rb, pairs, n, res, err, errlen);
+		if (ret <= 0)
+			return ret;
+	}
 	int64_t k = lanes_for(l, n, n), r0, r1;
 	if (k > 1) { /* all vs all: lane 0's pairs hold a whole query, so do the others' */
 		side_range(pairs, n / k, 1, &r0, &r1);
