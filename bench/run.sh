@@ -19,7 +19,8 @@
 #      A-large with --max-memory half its database, read in 2 partitions (A-oversize, from
 #      FASTA and from the database), its output checked against A-large's
 #
-# Every nwalign command runs RUNS times (median kept), and once more on one engine
+# Every nwalign command runs RUNS times (median kept; peak RSS by /usr/bin/time where
+# present, the largest of the runs), and once more on one engine
 # (NW_GPU_LANES=1), whose -v gives the kernel time (with several engines their kernels
 # overlap and -v sums them), so the table has GCUPS over kernel time and over the wall
 # time of the whole command (reading FASTA, packing, transfers, writing TSV). Inputs are made by bench/wgen.c with fixed seeds.
@@ -61,6 +62,9 @@ THREADS=$(nproc)
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || echo unknown)
 COMMIT=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 cc -O2 -o "$OUTDIR/wgen" bench/wgen.c
+# peak RSS of every nwalign run (the largest of a row's runs, max_rss_gb on its result line)
+GTIME=
+if [ -x /usr/bin/time ] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then GTIME=/usr/bin/time; fi
 WGEN=$OUTDIR/wgen
 
 now() { date +%s.%N; }
@@ -79,12 +83,18 @@ RESULTS=()
 run_nw() {
 	local name=$1 cells=$2 pairs=$3
 	shift 3
-	local walls=() kerns=() t0 t1 k
+	local walls=() kerns=() t0 t1 k rss=0 r
 	for ((i = 0; i < RUNS; i++)); do
 		t0=$(now)
-		"$NW" "$@" -v >"$OUTDIR/$name.out" 2>"$OUTDIR/$name.err"
+		if [ -n "$GTIME" ]; then
+			"$GTIME" -f %M -o "$OUTDIR/$name.rss" "$NW" "$@" -v >"$OUTDIR/$name.out" 2>"$OUTDIR/$name.err"
+		else
+			"$NW" "$@" -v >"$OUTDIR/$name.out" 2>"$OUTDIR/$name.err"
+		fi
 		t1=$(now)
 		walls+=("$(elapsed "$t0" "$t1")")
+		r=$([ -n "$GTIME" ] && tail -n 1 "$OUTDIR/$name.rss" || echo 0)
+		[ "${r:-0}" -gt "$rss" ] 2>/dev/null && rss=$r
 	done
 	# the kernels' time from a run on one engine: with several (src/pipeline/gpu_lanes.c)
 	# their kernels overlap, and -v sums them
@@ -100,7 +110,9 @@ run_nw() {
 	[ "$kern" != NA ] && gk=$(awk -v c="$cells" -v t="$kern" 'BEGIN {printf "%.1f", (t > 0 ? c / t / 1e9 : 0)}')
 	pps=$(awk -v p="$pairs" -v t="$wall" 'BEGIN {printf "%.0f", p / t}')
 	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name" nwalign "$cells" "$wall" "$kern" "$gk" "$gw" "$pps" >>"$TABLE"
-	RESULTS+=("result $name gcups=$gk wall_gcups=$gw wall_s=$wall pairs_per_s=$pps gpu=\"$GPU\" commit=$COMMIT")
+	local rss_gb=
+	[ "$rss" -gt 0 ] && rss_gb=" max_rss_gb=$(awk -v k="$rss" 'BEGIN {printf "%.2f", k / 1048576}')"
+	RESULTS+=("result $name gcups=$gk wall_gcups=$gw wall_s=$wall pairs_per_s=$pps$rss_gb gpu=\"$GPU\" commit=$COMMIT")
 	echo "$name: wall ${walls[*]} kernel ${kerns[*]}" >&2
 }
 
