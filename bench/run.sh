@@ -20,10 +20,11 @@
 #      FASTA and from the database), its output checked against A-large's
 #
 # Every nwalign command runs RUNS times (median kept; peak RSS by /usr/bin/time where
-# present, the largest of the runs), and once more on one engine
-# (NW_GPU_LANES=1), whose -v gives the kernel time (with several engines their kernels
-# overlap and -v sums them), so the table has GCUPS over kernel time and over the wall
-# time of the whole command (reading FASTA, packing, transfers, writing TSV). Inputs are made by bench/wgen.c with fixed seeds.
+# present, the largest of the runs), and once more on one engine (NW_GPU_LANES=1), whose
+# -v gives the kernel time (with several engines their kernels overlap and -v sums them),
+# so the table has GCUPS over kernel time and over the wall time of the whole command
+# (reading FASTA, packing, transfers, writing TSV). Inputs are made by bench/wgen.c with
+# fixed seeds.
 # B's rows are followed by their floor (run_floor): reading the inputs and writing the
 # output's bytes with cat, the least any aligner must spend on this host.
 #
@@ -83,7 +84,7 @@ RESULTS=()
 run_nw() {
 	local name=$1 cells=$2 pairs=$3
 	shift 3
-	local walls=() kerns=() t0 t1 k rss=0 r
+	local walls=() t0 t1 rss=0 r
 	for ((i = 0; i < RUNS; i++)); do
 		t0=$(now)
 		if [ -n "$GTIME" ]; then
@@ -93,18 +94,16 @@ run_nw() {
 		fi
 		t1=$(now)
 		walls+=("$(elapsed "$t0" "$t1")")
-		r=$([ -n "$GTIME" ] && tail -n 1 "$OUTDIR/$name.rss" || echo 0)
+		r=$([ -n "$GTIME" ] && tail -n 1 "$OUTDIR/$name.rss")
 		[ "${r:-0}" -gt "$rss" ] 2>/dev/null && rss=$r
 	done
 	# the kernels' time from a run on one engine: with several (src/pipeline/gpu_lanes.c)
 	# their kernels overlap, and -v sums them
 	NW_GPU_LANES=1 "$NW" "$@" -v >/dev/null 2>"$OUTDIR/$name.err1"
-	k=$(sed -n 's/.*gpu kernels \([0-9.]*\) s.*/\1/p' "$OUTDIR/$name.err1" | tail -n 1)
-	kerns+=("${k:-NA}")
 	local wall kern gk gw pps
-	wall=$(printf '%s\n' "${walls[@]}" | median)
-	kern=$(printf '%s\n' "${kerns[@]}" | grep -v NA | median || true)
+	kern=$(sed -n 's/.*gpu kernels \([0-9.]*\) s.*/\1/p' "$OUTDIR/$name.err1" | tail -n 1)
 	kern=${kern:-NA}
+	wall=$(printf '%s\n' "${walls[@]}" | median)
 	gw=$(awk -v c="$cells" -v t="$wall" 'BEGIN {printf "%.1f", c / t / 1e9}')
 	gk=NA
 	[ "$kern" != NA ] && gk=$(awk -v c="$cells" -v t="$kern" 'BEGIN {printf "%.1f", (t > 0 ? c / t / 1e9 : 0)}')
@@ -113,7 +112,7 @@ run_nw() {
 	local rss_gb=
 	[ "$rss" -gt 0 ] && rss_gb=" max_rss_gb=$(awk -v k="$rss" 'BEGIN {printf "%.2f", k / 1048576}')"
 	RESULTS+=("result $name gcups=$gk wall_gcups=$gw wall_s=$wall pairs_per_s=$pps$rss_gb gpu=\"$GPU\" commit=$COMMIT")
-	echo "$name: wall ${walls[*]} kernel ${kerns[*]}" >&2
+	echo "$name: wall ${walls[*]} kernel $kern" >&2
 }
 
 # run_floor NAME OUTPUT INPUTS...: the floor of a command, the median over RUNS of the time

@@ -157,11 +157,20 @@ static inline const char *nw_batch_qual(const nw_batch_t *b, int64_t i)
 {
 	return b->qual_off ? b->quals + b->qual_off[i] : NULL;
 }
+/* Residues a word holds at bits a residue (2, 4 or 5), and the words len residues take. */
+static inline unsigned nw_residues_per_word(unsigned bits)
+{
+	return bits == 2 ? 16 : bits == 4 ? 8 : 6;
+}
+static inline uint64_t nw_seq_words(unsigned bits, uint64_t len)
+{
+	return (len + nw_residues_per_word(bits) - 1) / nw_residues_per_word(bits);
+}
 /* Residue code at position pos of sequence i. */
 static inline uint8_t nw_batch_code(const nw_batch_t *b, int64_t i, uint64_t pos)
 {
 	unsigned bits = b->bits[i];
-	unsigned per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
+	unsigned per = nw_residues_per_word(bits);
 	uint32_t w = b->words[b->offset[i] + pos / per];
 	return (uint8_t)((w >> ((pos % per) * bits)) & ((1u << bits) - 1));
 }

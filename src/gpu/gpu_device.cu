@@ -219,8 +219,10 @@ int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, int kind, const nw_dseqs_t **o
 	nw_dseqs_t *lru = NULL;
 	g->seq_clock++;
 	/* complete and synchronized before the call that reads it (nw_gpu_preload) */
-	if (nw_same(&g->shared, b) || (g->peer && nw_same(&g->peer->shared, b))) {
-		*out = nw_same(&g->shared, b) ? &g->shared : &g->peer->shared;
+	const nw_dseqs_t *shared = nw_same(&g->shared, b) ? &g->shared
+				   : g->peer && nw_same(&g->peer->shared, b) ? &g->peer->shared : NULL;
+	if (shared) {
+		*out = shared;
 		return 0;
 	}
 	for (int k = 0; k < NW_SEQ_SLOTS; k++) {

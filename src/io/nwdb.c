@@ -432,10 +432,9 @@ int nw_db_load(const char *path, nw_batch_t *b, char *err, size_t errlen)
 	uint64_t residues = 0;
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		const unsigned bits = b->bits[i];
-		const uint64_t per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
 		const int width_ok = h.alphabet == NW_ALPHA_DNA ? bits == 2 || bits == 4 : bits == 5;
 		if (!width_ok || b->len[i] > h.max_len || b->offset[i] > h.n_words ||
-		    (b->len[i] + per - 1) / per > h.n_words - b->offset[i] ||
+		    nw_seq_words(bits, b->len[i]) > h.n_words - b->offset[i] ||
 		    b->name_off[i] >= h.names_len)
 			ret = bad(path, "a record lies outside its arrays", err, errlen);
 		residues += b->len[i];
@@ -601,10 +600,9 @@ int nw_db_parts_next(nw_db_parts_t *d, uint64_t cap, nw_batch_t *b, char *err, s
 	/* every record inside the range's arrays, of a width its alphabet has */
 	for (uint64_t i = 0; i < n; i++) {
 		const unsigned bits = b->bits[i];
-		const uint64_t per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
 		const int width_ok = h->alphabet == NW_ALPHA_DNA ? bits == 2 || bits == 4 : bits == 5;
 		if (!width_ok || b->len[i] > h->max_len || b->offset[i] < w0 || b->offset[i] > w1 ||
-		    (b->len[i] + per - 1) / per > w1 - b->offset[i] || b->name_off[i] < n0 ||
+		    nw_seq_words(bits, b->len[i]) > w1 - b->offset[i] || b->name_off[i] < n0 ||
 		    b->name_off[i] >= n1)
 			goto outside;
 		b->offset[i] -= w0;

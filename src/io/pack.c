@@ -257,8 +257,8 @@ int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_
 		  const char *qual)
 {
 	unsigned bits = pick_bits(b->alphabet, codes, len);
-	unsigned per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
-	uint64_t nw = ((uint64_t)len + per - 1) / per;
+	unsigned per = nw_residues_per_word(bits);
+	uint64_t nw = nw_seq_words(bits, len);
 
 	if (bits == 0)
 		return NW_ERR_INTERNAL; /* a code outside the alphabet: the caller's bug */
@@ -271,8 +271,8 @@ int nw_batch_push(nw_batch_t *b, const char *name, const uint8_t *codes, uint32_
 /* See nwalign.h. */
 int nw_batch_copy_seq(nw_batch_t *dst, const nw_batch_t *src, int64_t i)
 {
-	const unsigned bits = src->bits[i], per = bits == 2 ? 16 : bits == 4 ? 8 : 6;
-	const uint64_t nw = ((uint64_t)src->len[i] + per - 1) / per;
+	const unsigned bits = src->bits[i];
+	const uint64_t nw = nw_seq_words(bits, src->len[i]);
 	if (grow((void **)&dst->words, &dst->cap_words, dst->n_words + nw, 4) < 0)
 		return NW_ERR_MEMORY;
 	memcpy(dst->words + dst->n_words, src->words + src->offset[i], 4 * nw);
@@ -287,8 +287,7 @@ void nw_batch_view(const nw_batch_t *b, int64_t a, int64_t e, uint64_t *offsets,
 	uint64_t w0 = UINT64_MAX, w1 = 0, total = 0;
 	uint32_t max_len = 0;
 	for (int64_t i = a; i < e; i++) {
-		const unsigned per = b->bits[i] == 2 ? 16 : b->bits[i] == 4 ? 8 : 6;
-		const uint64_t end = b->offset[i] + ((uint64_t)b->len[i] + per - 1) / per;
+		const uint64_t end = b->offset[i] + nw_seq_words(b->bits[i], b->len[i]);
 		w0 = b->offset[i] < w0 ? b->offset[i] : w0;
 		w1 = end > w1 ? end : w1;
 		total += b->len[i];

@@ -30,8 +30,9 @@ void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
 	l->g[0] = g0;
 	l->device = opt->device;
 	l->min_pairs = NW_LANE_MIN_PAIRS;
-	/* as many as the host threads allow, up to 4 (1, 2 and 4 measured on A and B:
-	 * bench/RESULTS.md); one under --gpu-memory, which caps one engine's buffers */
+	/* as many as the host threads allow, up to 4 (more engines add start-up and page-locked
+	 * buffers but no host cores that the feeder and write stage leave free); one under
+	 * --gpu-memory, which caps one engine's buffers */
 	l->n = opt->threads < 4 ? opt->threads : 4;
 	const char *e = getenv("NW_GPU_LANES"), *m = getenv("NW_GPU_LANE_MIN");
 	if (e && *e)

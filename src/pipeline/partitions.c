@@ -46,7 +46,6 @@ void nw_parts_free(nw_parts_t *pt)
 	free(pt->file_r);
 	free(pt->count);
 	free(pt->kept_of);
-	free(pt->codes);
 	free(pt->m_res);
 	free(pt->m_pairs);
 	free(pt->m_file);
@@ -140,19 +139,12 @@ static int begin_set(run_t *run, nw_parts_t *pt, int64_t n_q, char *err, size_t 
 	return 0;
 }
 
-/* Append record r of from to to: its name and residues (codes: room for them). */
-static int copy_record(nw_batch_t *to, const nw_batch_t *from, uint32_t r, uint8_t *codes)
-{
-	nw_batch_unpack(from, r, codes);
-	return nw_batch_push(to, nw_batch_name(from, r), codes, from->len[r], NULL);
-}
-
 /* The index in pt->kept of the partition's reference r, copied there on its first use. */
 static int64_t kept_index(nw_parts_t *pt, uint32_t r)
 {
 	if (pt->kept_of[r] >= 0)
 		return pt->kept_of[r];
-	if (pt->kept.n >= INT32_MAX || copy_record(&pt->kept, &pt->part, r, pt->codes) < 0)
+	if (pt->kept.n >= INT32_MAX || nw_batch_copy_seq(&pt->kept, &pt->part, r) < 0)
 		return NW_ERR_MEMORY;
 	return pt->kept_of[r] = (int32_t)(pt->kept.n - 1);
 }
@@ -220,12 +212,8 @@ static int compact_kept(nw_parts_t *pt)
 	pt->compactions++;
 	nw_batch_t old = pt->kept;
 	int32_t *map = malloc((size_t)old.n * sizeof *map);
-	uint8_t *codes = malloc((size_t)old.max_len + 1);
-	if (!map || !codes) {
-		free(map);
-		free(codes);
+	if (!map)
 		return NW_ERR_MEMORY;
-	}
 	memset(map, 0xff, (size_t)old.n * sizeof *map);
 	nw_batch_init(&pt->kept, old.alphabet);
 	int ret = 0;
@@ -233,13 +221,12 @@ static int compact_kept(nw_parts_t *pt)
 		for (int64_t k = 0; k < pt->count[q] && ret == 0; k++) {
 			nw_pair_t *p = &pt->pairs[q * pt->top + k];
 			if (map[p->r] < 0) {
-				ret = copy_record(&pt->kept, &old, p->r, codes);
+				ret = nw_batch_copy_seq(&pt->kept, &old, p->r);
 				map[p->r] = (int32_t)(pt->kept.n - 1);
 			}
 			p->r = (uint32_t)map[p->r];
 		}
 	free(map);
-	free(codes);
 	nw_batch_free(&old);
 	return ret;
 }
@@ -281,12 +268,9 @@ static int align_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char *
 	for (;;) {
 		const nw_batch_t *rb = &pt->part;
 		int32_t *kept_of = realloc(pt->kept_of, (size_t)rb->n * sizeof *kept_of);
-		uint8_t *codes = realloc(pt->codes, (size_t)rb->max_len + 1);
 		if (kept_of)
 			pt->kept_of = kept_of;
-		if (codes)
-			pt->codes = codes;
-		if (!kept_of || !codes) {
+		if (!kept_of) {
 			snprintf(err, errlen, "out of memory for a partition of the references");
 			return NW_ERR_MEMORY;
 		}

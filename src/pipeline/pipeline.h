@@ -175,7 +175,6 @@ typedef struct {
 	int64_t *file_r;         /* the reference's index in the file (the tie rule) */
 	nw_batch_t kept;         /* the records of the references the tops hold */
 	int32_t *kept_of;        /* [part.n] a partition reference's index in kept, or -1 */
-	uint8_t *codes;          /* one reference's residues, copying it to kept */
 	nw_result_t *m_res;      /* [top] one query's merge */
 	nw_pair_t *m_pairs;
 	int64_t *m_file;
