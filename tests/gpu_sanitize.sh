@@ -1,34 +1,88 @@
-#!/bin/sh
-# gpu_sanitize.sh: compute-sanitizer's memcheck, racecheck and synccheck over the GPU
-# differential test's quick sets (tests/gpu_diff with NW_GPU_DIFF_QUICK=1: the batch,
-# long, --top and reverse kernels), and memcheck over the path kernels' sets (tests/
-# path_diff, whole; PATH_TOOLS="memcheck racecheck" for more, hours under racecheck).
-# Run on the GPU host after `make tests/gpu_diff tests/path_diff`; not part of make check,
-# which has no device in CI. Prints a line per program and tool, then a `result` line.
+#!/bin/bash
+# gpu_sanitize.sh: compute-sanitizer over the GPU engine, on the GPU host (not part of make
+# check, which has no device in CI). Run after `make nwalign tests/gpu_diff tests/path_diff`.
+#
+#  - memcheck over tests/gpu_diff's quick sets (NW_GPU_DIFF_QUICK=1: the batch, long,
+#    --top and reverse kernels, 16-bit overflow re-runs, real data) and over tests/
+#    path_diff whole (the path kernels);
+#  - racecheck and synccheck over gpu_diff's smallest sets (NW_GPU_DIFF_QUICK=2: every
+#    kernel and shape of the quick sets, fewer pairs of each, since racecheck tracks every
+#    shared-memory access and takes hours over the quick sets);
+#  - racecheck over whole commands whose calls split over engine lanes (NW_GPU_LANE_MIN:
+#    engines on threads of their own, launching at once, sharing one upload of the
+#    references): zip pairs with paths, --top with paths, all vs all, each also compared
+#    with --backend cpu byte for byte.
+#
+# TOOLS="memcheck racecheck synccheck lanes" chooses (all by default); QUICK_MEM and
+# QUICK_RACE override the two quick levels. Prints a line per program and tool, then a
+# `result` line; exit 1 when any run reported an error or a hazard or failed its checks.
 set -u
 top=${top_builddir:-.}
+src=${top_srcdir:-.}
 CS=${COMPUTE_SANITIZER:-compute-sanitizer}
 command -v "$CS" >/dev/null 2>&1 || CS=/usr/local/cuda/bin/compute-sanitizer
 [ -x "$CS" ] || command -v "$CS" >/dev/null 2>&1 || { echo "gpu_sanitize: no compute-sanitizer" >&2; exit 77; }
-log=${TMPDIR:-/tmp}/gpu_sanitize.$$
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu_sanitize.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+log=$tmp/log
 fail=0
 summary=
-for run in gpu_diff:memcheck gpu_diff:racecheck gpu_diff:synccheck $(for t in ${PATH_TOOLS:-memcheck}; do echo path_diff:$t; done); do
-	prog=${run%%:*} tool=${run#*:}
-	{
-		NW_GPU_DIFF_QUICK=1 "$CS" --tool "$tool" --error-exitcode 99 \
-			"$top/tests/$prog" >"$log" 2>&1
-		st=$?
-		errs=$(sed -n 's/^========= ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -n 1)
+
+# sanitize NAME TOOL COMMAND...: one run; its errors and hazards counted
+sanitize() {
+	local name=$1 tool=$2 st errs hz t0
+	shift 2
+	t0=$(date +%s)
+	"$CS" --tool "$tool" --error-exitcode 99 "$@" >"$log" 2>&1
+	st=$?
+	if [ "$tool" = racecheck ]; then # "RACECHECK SUMMARY: H hazards displayed (E errors, W warnings)"
+		errs=$(sed -n 's/^========= RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' "$log" | tail -n 1)
 		hz=$(sed -n 's/^========= RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$log" | tail -n 1)
-		echo "$prog $tool: exit $st, errors ${errs:-?}${hz:+, hazards $hz}; $(grep -E 'passed|failed' "$log" | tail -n 1)"
-		if [ "$st" != 0 ] || [ "${errs:-1}" != 0 ] || [ "${hz:-0}" != 0 ]; then
-			fail=$((fail + 1))
-			grep '^=========' "$log" | head -n 20
-		fi
-		summary="$summary $prog-$tool=${errs:-?}"
-	}
+	else
+		errs=$(sed -n 's/^========= ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -n 1)
+		hz=
+	fi
+	echo "$name $tool: exit $st, errors ${errs:-?}${hz:+, hazards $hz}, $(($(date +%s) - t0)) s;" \
+		"$(grep -E 'passed|failed' "$log" | tail -n 1)"
+	if [ "$st" != 0 ] || [ "${errs:-1}" != 0 ] || [ "${hz:-0}" != 0 ]; then
+		fail=$((fail + 1))
+		grep '^=========' "$log" | head -n 20
+	fi
+	summary="$summary $name-$tool=${errs:-?}${hz:+/$hz}"
+}
+
+for t in ${TOOLS:-memcheck racecheck synccheck lanes}; do
+	case $t in
+	memcheck)
+		NW_GPU_DIFF_QUICK=${QUICK_MEM:-1} sanitize gpu_diff memcheck "$top/tests/gpu_diff"
+		sanitize path_diff memcheck "$top/tests/path_diff"
+		;;
+	racecheck | synccheck)
+		NW_GPU_DIFF_QUICK=${QUICK_RACE:-2} sanitize gpu_diff "$t" "$top/tests/gpu_diff"
+		;;
+	lanes)
+		data=$src/data
+		# 600 zip pairs: the bundled reads (cycled) against windows of the bundled reference
+		awk -v n=600 'NR % 4 == 1 {nm[++k] = substr($1, 2)} NR % 4 == 2 {s[k] = $0}
+		     END {for (i = 0; i < n; i++) {j = i % k + 1; printf ">%s_%d\n%s\n", nm[j], i, s[j]}}' \
+			"$data/reads.fq" >"$tmp/zq.fa"
+		awk -v n=600 '/^>/ {next} {g = g $0} END {for (i = 0; i < n; i++) {o = (i * 97) % (length(g) - 400);
+		     printf ">w%d\n%s\n", i, substr(g, o + 1, 300)}}' "$data/ref.fa" >"$tmp/zr.fa"
+		for args in "-q $tmp/zq.fa -r $tmp/zr.fa --pairs zip -m local -c" \
+			"-q $data/reads.fq -r $tmp/zr.fa -m semiglobal --top 3 -c --strand both" \
+			"-q $data/globins.fa -r $data/globins.fa -m global -c -f paf"; do
+			# shellcheck disable=SC2086
+			"$top/nwalign" $args --backend cpu >"$tmp/cpu.out" 2>/dev/null
+			# shellcheck disable=SC2086
+			NW_GPU_LANE_MIN=40 NW_GPU_LANES=4 sanitize "nwalign-lanes" racecheck "$top/nwalign" $args \
+				--backend gpu -o "$tmp/gpu.out"
+			if ! cmp -s "$tmp/cpu.out" "$tmp/gpu.out"; then
+				echo "nwalign-lanes: $args: output differs from --backend cpu"
+				fail=$((fail + 1))
+			fi
+		done
+		;;
+	esac
 done
-rm -f "$log"
 echo "result gpu-sanitize failed_runs=$fail$summary"
 [ "$fail" = 0 ]

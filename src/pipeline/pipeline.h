@@ -95,8 +95,9 @@ typedef struct {
 	nw_align_params_t params;    /* want_path set when the output needs a path */
 	nw_gpu_t *gpu;               /* NULL: the CPU engine */
 	nw_lanes_t lanes;            /* the GPU engine's calls on several threads */
-	int gpu_failed;              /* the GPU engine failed: the CPU engine took over
-				      * (--backend auto; align_stage.c) */
+	int gpu_failed;              /* the GPU engine failed (align_stage.c) or, gpu NULL,
+				      * would not open (setup.c): the CPU engine took over
+				      * (--backend auto) */
 	nw_workspace_t **cpu_ws;     /* one a CPU worker, kept from chunk to chunk (their
 				      * buffers grow once, not every chunk); NULL until used */
 	int n_cpu_ws;
@@ -199,6 +200,7 @@ typedef struct {
 	pthread_t tid;
 	int started;
 	int ret;             /* 0: run->gpu set or the CPU engine chosen; < 0: err says why */
+	int open_failed;     /* --backend auto and the device would not open: err says why */
 	double open_s;       /* seconds the opening took (on its thread) */
 	double waited_s;     /* seconds the run waited for it */
 	nw_gpu_t *gpu;

@@ -434,7 +434,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    "backend %s, %d thread%s", (long long)run.n_pairs, (long long)written,
 			    run.cells, sec,
 			    sec > 0 ? run.cells / sec * 1e-9 : 0.0,
-			    run.gpu ? (run.gpu_failed ? "gpu, then cpu (the GPU failed)" : "gpu") : "cpu",
+			    run.gpu ? (run.gpu_failed ? "gpu, then cpu (the GPU failed)" : "gpu")
+				    : run.gpu_failed ? "cpu (the GPU could not be opened)" : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
 		if (partitioned)
 			nw_log_info("references read in partitions of about %.3g residues: %lld "

@@ -101,8 +101,14 @@ static void open_device(gpu_opener_t *o)
 		o->ret = NW_ERR_GPU;
 		return;
 	}
-	if (!(o->gpu = nw_gpu_open(opt->device, o->err, sizeof o->err)))
-		o->ret = NW_ERR_GPU;
+	if (!(o->gpu = nw_gpu_open(opt->device, o->err, sizeof o->err))) {
+		/* auto: a device that cannot be opened (its memory held by another process, a
+		 * driver fault) leaves the run to the CPU engine; nw_setup_backend warns */
+		if (opt->backend == NW_BACKEND_AUTO)
+			o->open_failed = 1;
+		else
+			o->ret = NW_ERR_GPU;
+	}
 }
 
 /* The opener's thread: open_device, timed for -v. */
@@ -139,6 +145,10 @@ int nw_setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 	if (o->ret < 0) {
 		snprintf(err, errlen, "%s", o->err);
 		return o->ret;
+	}
+	if (o->open_failed) {
+		nw_log_warn("the GPU could not be opened (%s): the CPU engine aligns the run", o->err);
+		run->gpu_failed = 1;
 	}
 	run->gpu = o->gpu;
 	o->gpu = NULL;
