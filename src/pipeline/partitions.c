@@ -31,15 +31,12 @@ int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, nw_db_parts_t *db, const char
 	pt->written_as = -1;
 	nw_batch_init(&pt->part, NW_ALPHA_AUTO);
 	nw_batch_init(&pt->kept, NW_ALPHA_AUTO);
-	pt->m_res = malloc((size_t)top * sizeof *pt->m_res);
-	pt->m_pairs = malloc((size_t)top * sizeof *pt->m_pairs);
-	pt->m_file = malloc((size_t)top * sizeof *pt->m_file);
-	return pt->m_res && pt->m_pairs && pt->m_file ? 0 : NW_ERR_MEMORY;
+	return 0;
 }
 
 void nw_parts_free(nw_parts_t *pt)
 {
-	for (int64_t k = 0; k < pt->cap_q * pt->top; k++)
+	for (int64_t k = 0; k < pt->cap_q * pt->width; k++)
 		nw_result_free(&pt->res[k]);
 	free(pt->res);
 	free(pt->pairs);
@@ -102,6 +99,49 @@ static int restart(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
 	return ret < 0 ? ret : 0;
 }
 
+/* Room in every query's top for refs references (at most --top): the tops' stride grows
+ * with the references seen, so that a --top beyond the file's references costs nothing.
+ * Each query's results move to its wider row, last query first. */
+static int widen(nw_parts_t *pt, int64_t refs)
+{
+	const int64_t w = refs < pt->top ? refs : pt->top, old = pt->width;
+	if (w <= old)
+		return 0;
+	if (pt->cap_q > 0) {
+		const size_t n = (size_t)(pt->cap_q * w);
+		nw_result_t *res = realloc(pt->res, n * sizeof *res);
+		if (res)
+			pt->res = res;
+		nw_pair_t *pairs = realloc(pt->pairs, n * sizeof *pairs);
+		if (pairs)
+			pt->pairs = pairs;
+		int64_t *file_r = realloc(pt->file_r, n * sizeof *file_r);
+		if (file_r)
+			pt->file_r = file_r;
+		if (!res || !pairs || !file_r) /* the arrays that grew still hold the old rows */
+			return NW_ERR_MEMORY;
+		for (int64_t q = pt->cap_q - 1; q >= 0; q--) {
+			memmove(pt->res + q * w, pt->res + q * old, (size_t)old * sizeof *pt->res);
+			memset(pt->res + q * w + old, 0, (size_t)(w - old) * sizeof *pt->res);
+			memmove(pt->pairs + q * w, pt->pairs + q * old, (size_t)old * sizeof *pt->pairs);
+			memmove(pt->file_r + q * w, pt->file_r + q * old, (size_t)old * sizeof *pt->file_r);
+		}
+	}
+	nw_result_t *m_res = realloc(pt->m_res, (size_t)w * sizeof *m_res);
+	if (m_res)
+		pt->m_res = m_res;
+	nw_pair_t *m_pairs = realloc(pt->m_pairs, (size_t)w * sizeof *m_pairs);
+	if (m_pairs)
+		pt->m_pairs = m_pairs;
+	int64_t *m_file = realloc(pt->m_file, (size_t)w * sizeof *m_file);
+	if (m_file)
+		pt->m_file = m_file;
+	if (!m_res || !m_pairs || !m_file)
+		return NW_ERR_MEMORY;
+	pt->width = w;
+	return 0;
+}
+
 /* Room for a query set of n_q queries, every query's top empty. The set before must be
  * written: its records are in these arrays. */
 static int begin_set(run_t *run, nw_parts_t *pt, int64_t n_q, char *err, size_t errlen)
@@ -112,23 +152,28 @@ static int begin_set(run_t *run, nw_parts_t *pt, int64_t n_q, char *err, size_t 
 	if (ret < 0)
 		return ret;
 	pt->written_as = -1;
-	const int64_t top = pt->top;
-	for (int64_t k = 0; k < pt->cap_q * top; k++)
+	for (int64_t k = 0; k < pt->cap_q * pt->width; k++)
 		nw_result_free(&pt->res[k]);
+	if ((ret = widen(pt, pt->n_refs >= 0 ? pt->n_refs : pt->base + pt->part.n)) < 0) {
+		snprintf(err, errlen, "out of memory for the top %lld of %lld queries",
+			 (long long)pt->top, (long long)n_q);
+		return ret;
+	}
+	const int64_t w = pt->width;
 	if (n_q > pt->cap_q) {
 		free(pt->res);
 		free(pt->pairs);
 		free(pt->file_r);
 		free(pt->count);
-		pt->res = calloc((size_t)(n_q * top), sizeof *pt->res);
-		pt->pairs = malloc((size_t)(n_q * top) * sizeof *pt->pairs);
-		pt->file_r = malloc((size_t)(n_q * top) * sizeof *pt->file_r);
+		pt->res = calloc((size_t)(n_q * w) + 1, sizeof *pt->res);
+		pt->pairs = malloc(((size_t)(n_q * w) + 1) * sizeof *pt->pairs);
+		pt->file_r = malloc(((size_t)(n_q * w) + 1) * sizeof *pt->file_r);
 		pt->count = malloc((size_t)n_q * sizeof *pt->count);
 		pt->cap_q = n_q;
 		if (!pt->res || !pt->pairs || !pt->file_r || !pt->count) {
 			pt->cap_q = 0;
 			snprintf(err, errlen, "out of memory for the top %lld of %lld queries",
-				 (long long)top, (long long)n_q);
+				 (long long)pt->top, (long long)n_q);
 			return NW_ERR_MEMORY;
 		}
 	}
@@ -154,11 +199,11 @@ static int64_t kept_index(nw_parts_t *pt, uint32_t r)
  * those pushed out of it free theirs. */
 static int merge_query(nw_parts_t *pt, uint32_t q, const nw_pair_t *np, nw_result_t *nr, int64_t nn)
 {
-	const int64_t top = pt->top, c = pt->count[q];
-	nw_result_t *a = pt->res + q * top, *merged = pt->m_res;
-	nw_pair_t *ap = pt->pairs + q * top, *mp = pt->m_pairs;
-	int64_t *af = pt->file_r + q * top, *mf = pt->m_file;
-	const int64_t m = c + nn < top ? c + nn : top;
+	const int64_t top = pt->top, c = pt->count[q], w = pt->width;
+	nw_result_t *a = pt->res + q * w, *merged = pt->m_res;
+	nw_pair_t *ap = pt->pairs + q * w, *mp = pt->m_pairs;
+	int64_t *af = pt->file_r + q * w, *mf = pt->m_file;
+	const int64_t m = c + nn < top ? c + nn : top; /* <= w: the references seen so far */
 	int64_t i = 0, j = 0;
 	for (int64_t k = 0; k < m; k++) {
 		if (i < c && (j == nn || nw_ranks_before(a[i].score, af[i], nr[j].score,
@@ -219,7 +264,7 @@ static int compact_kept(nw_parts_t *pt)
 	int ret = 0;
 	for (int64_t q = 0; q < pt->n_q && ret == 0; q++)
 		for (int64_t k = 0; k < pt->count[q] && ret == 0; k++) {
-			nw_pair_t *p = &pt->pairs[q * pt->top + k];
+			nw_pair_t *p = &pt->pairs[q * pt->width + k];
 			if (map[p->r] < 0) {
 				ret = nw_batch_copy_seq(&pt->kept, &old, p->r);
 				map[p->r] = (int32_t)(pt->kept.n - 1);
@@ -239,7 +284,7 @@ static int submit_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char 
 	int64_t n = 0;
 	for (int64_t q = 0; q < pt->n_q; q++)
 		for (int64_t k = 0; k < pt->count[q]; k++, n++) {
-			const int64_t from = q * pt->top + k;
+			const int64_t from = q * pt->width + k;
 			if (from == n)
 				continue;
 			pt->res[n] = pt->res[from];
@@ -267,6 +312,8 @@ static int align_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char *
 	double residues = 0;
 	for (;;) {
 		const nw_batch_t *rb = &pt->part;
+		if ((ret = widen(pt, pt->base + rb->n)) < 0)
+			goto oom;
 		int32_t *kept_of = realloc(pt->kept_of, (size_t)rb->n * sizeof *kept_of);
 		if (kept_of)
 			pt->kept_of = kept_of;

@@ -168,15 +168,16 @@ typedef struct {
 	int64_t n_refs;          /* references in the file; -1 until the first pass ends */
 	int64_t parts_read;      /* partitions aligned, over every pass (for -v) */
 	int64_t compactions;     /* times kept was rebuilt without the references pushed out */
-	/* the query set's running tops: query q's count[q] best at [q * top, ...) */
-	int64_t n_q, cap_q;
+	/* the query set's running tops: query q's count[q] best at [q * width, ...), width
+	 * the references seen so far, at most top */
+	int64_t n_q, cap_q, width;
 	int64_t *count;
 	nw_result_t *res;
 	nw_pair_t *pairs;        /* r: the reference's index in kept */
 	int64_t *file_r;         /* the reference's index in the file (the tie rule) */
 	nw_batch_t kept;         /* the records of the references the tops hold */
 	int32_t *kept_of;        /* [part.n] a partition reference's index in kept, or -1 */
-	nw_result_t *m_res;      /* [top] one query's merge */
+	nw_result_t *m_res;      /* [width] one query's merge */
 	nw_pair_t *m_pairs;
 	int64_t *m_file;
 	int64_t written_as;      /* the write stage's number for the last set; -1: none */
