@@ -5,16 +5,19 @@
 #  - memcheck over tests/gpu_diff's quick sets (NW_GPU_DIFF_QUICK=1: the batch, long,
 #    --top and reverse kernels, 16-bit overflow re-runs, real data) and over tests/
 #    path_diff whole (the path kernels);
-#  - racecheck and synccheck over gpu_diff's smallest sets (NW_GPU_DIFF_QUICK=2: every
-#    kernel and shape of the quick sets, fewer pairs of each, since racecheck tracks every
-#    shared-memory access and takes hours over the quick sets);
+#  - synccheck over the same sets as memcheck;
+#  - racecheck over gpu_diff's smallest sets (NW_GPU_DIFF_QUICK=2: every kernel and shape
+#    of the quick sets, fewer pairs of each, since racecheck tracks every shared-memory
+#    access and takes hours over the quick sets) and over path_diff's sets thinned to the
+#    first pair of each and every PATH_STRIDE-th after it (NW_PATH_DIFF_QUICK, default 20);
 #  - racecheck over whole commands whose calls split over engine lanes (NW_GPU_LANE_MIN:
 #    engines on threads of their own, launching at once, sharing one upload of the
 #    references): zip pairs with paths, --top with paths, all vs all, each also compared
 #    with --backend cpu byte for byte.
 #
-# TOOLS="memcheck racecheck synccheck lanes" chooses (all by default); QUICK_MEM and
-# QUICK_RACE override the two quick levels. Prints a line per program and tool, then a
+# TOOLS="memcheck synccheck racecheck lanes" chooses (all by default); QUICK_MEM,
+# QUICK_RACE and PATH_STRIDE override the sets' sizes. On an H100 host racecheck takes
+# about 12 minutes over gpu_diff's smallest sets, the rest a few minutes together. Prints a line per program and tool, then a
 # `result` line; exit 1 when any run reported an error or a hazard or failed its checks.
 set -u
 top=${top_builddir:-.}
@@ -51,14 +54,15 @@ sanitize() {
 	summary="$summary $name-$tool=${errs:-?}${hz:+/$hz}"
 }
 
-for t in ${TOOLS:-memcheck racecheck synccheck lanes}; do
+for t in ${TOOLS:-memcheck synccheck racecheck lanes}; do
 	case $t in
-	memcheck)
-		NW_GPU_DIFF_QUICK=${QUICK_MEM:-1} sanitize gpu_diff memcheck "$top/tests/gpu_diff"
-		sanitize path_diff memcheck "$top/tests/path_diff"
+	memcheck | synccheck)
+		NW_GPU_DIFF_QUICK=${QUICK_MEM:-1} sanitize gpu_diff "$t" "$top/tests/gpu_diff"
+		sanitize path_diff "$t" "$top/tests/path_diff"
 		;;
-	racecheck | synccheck)
-		NW_GPU_DIFF_QUICK=${QUICK_RACE:-2} sanitize gpu_diff "$t" "$top/tests/gpu_diff"
+	racecheck)
+		NW_GPU_DIFF_QUICK=${QUICK_RACE:-2} sanitize gpu_diff racecheck "$top/tests/gpu_diff"
+		NW_PATH_DIFF_QUICK=${PATH_STRIDE:-20} sanitize path_diff racecheck "$top/tests/path_diff"
 		;;
 	lanes)
 		data=$src/data
