@@ -1,7 +1,8 @@
 #!/bin/sh
 # fuzz_smoke.sh: every fuzz harness (fuzz/), built without libFuzzer, over its kept inputs
 # in tests/fuzz/HARNESS/: the seeds and every input that ever crashed it. Each must run
-# to the end (no crash, no sanitizer report in sanitizer builds, no hang).
+# to the end (no crash, no sanitizer report in sanitizer builds, no hang); and each
+# harness's dictionary (fuzz/HARNESS.dict) is there and well formed.
 set -u
 top=${top_srcdir:-.}
 bin=${top_builddir:-.}/tests
@@ -18,6 +19,14 @@ for h in reader matrix options pipeline nwdb; do
 		n=$((n + $#))
 	else
 		echo "FAIL: fuzz_$h: $(printf '%s' "$out" | tail -n 5)" >&2
+		fail=$((fail + 1))
+	fi
+	# its dictionary (make fuzz's runs take -dict=fuzz/HARNESS.dict): comments, blank lines
+	# and quoted tokens whose escapes libFuzzer reads (\\, \", \xHH)
+	d=$top/fuzz/$h.dict
+	if [ ! -s "$d" ] || grep -v '^#' "$d" | grep -v '^$' |
+		grep -Evq '^"([^"\\]|\\\\|\\"|\\x[0-9a-fA-F]{2})+"$'; then
+		echo "FAIL: fuzz/$h.dict is missing or has a line libFuzzer would not read" >&2
 		fail=$((fail + 1))
 	fi
 done
