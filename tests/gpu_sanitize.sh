@@ -20,13 +20,11 @@
 # about 12 minutes over gpu_diff's smallest sets, the rest a few minutes together. Prints a line per program and tool, then a
 # `result` line; exit 1 when any run reported an error or a hazard or failed its checks.
 set -u
-top=${top_builddir:-.}
-src=${top_srcdir:-.}
+. "${top_srcdir:-.}/tests/testlib.sh" # NWALIGN, data, tmp (removed at exit), zip_set
+build=${top_builddir:-.}
 CS=${COMPUTE_SANITIZER:-compute-sanitizer}
 command -v "$CS" >/dev/null 2>&1 || CS=/usr/local/cuda/bin/compute-sanitizer
 [ -x "$CS" ] || command -v "$CS" >/dev/null 2>&1 || { echo "gpu_sanitize: no compute-sanitizer" >&2; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu_sanitize.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 log=$tmp/log
 fail=0
 summary=
@@ -57,28 +55,22 @@ sanitize() {
 for t in ${TOOLS:-memcheck synccheck racecheck lanes}; do
 	case $t in
 	memcheck | synccheck)
-		NW_GPU_DIFF_QUICK=${QUICK_MEM:-1} sanitize gpu_diff "$t" "$top/tests/gpu_diff"
-		sanitize path_diff "$t" "$top/tests/path_diff"
+		NW_GPU_DIFF_QUICK=${QUICK_MEM:-1} sanitize gpu_diff "$t" "$build/tests/gpu_diff"
+		sanitize path_diff "$t" "$build/tests/path_diff"
 		;;
 	racecheck)
-		NW_GPU_DIFF_QUICK=${QUICK_RACE:-2} sanitize gpu_diff racecheck "$top/tests/gpu_diff"
-		NW_PATH_DIFF_QUICK=${PATH_STRIDE:-20} sanitize path_diff racecheck "$top/tests/path_diff"
+		NW_GPU_DIFF_QUICK=${QUICK_RACE:-2} sanitize gpu_diff racecheck "$build/tests/gpu_diff"
+		NW_PATH_DIFF_QUICK=${PATH_STRIDE:-20} sanitize path_diff racecheck "$build/tests/path_diff"
 		;;
 	lanes)
-		data=$src/data
-		# 600 zip pairs: the bundled reads (cycled) against windows of the bundled reference
-		awk -v n=600 'NR % 4 == 1 {nm[++k] = substr($1, 2)} NR % 4 == 2 {s[k] = $0}
-		     END {for (i = 0; i < n; i++) {j = i % k + 1; printf ">%s_%d\n%s\n", nm[j], i, s[j]}}' \
-			"$data/reads.fq" >"$tmp/zq.fa"
-		awk -v n=600 '/^>/ {next} {g = g $0} END {for (i = 0; i < n; i++) {o = (i * 97) % (length(g) - 400);
-		     printf ">w%d\n%s\n", i, substr(g, o + 1, 300)}}' "$data/ref.fa" >"$tmp/zr.fa"
+		zip_set 600 "$tmp/zq.fa" "$tmp/zr.fa"
 		for args in "-q $tmp/zq.fa -r $tmp/zr.fa --pairs zip -m local -c" \
 			"-q $data/reads.fq -r $tmp/zr.fa -m semiglobal --top 3 -c --strand both" \
 			"-q $data/globins.fa -r $data/globins.fa -m global -c -f paf"; do
 			# shellcheck disable=SC2086
-			"$top/nwalign" $args --backend cpu >"$tmp/cpu.out" 2>/dev/null
+			"$NWALIGN" $args --backend cpu >"$tmp/cpu.out" 2>/dev/null
 			# shellcheck disable=SC2086
-			NW_GPU_LANE_MIN=40 NW_GPU_LANES=4 sanitize "nwalign-lanes" racecheck "$top/nwalign" $args \
+			NW_GPU_LANE_MIN=40 NW_GPU_LANES=4 sanitize "nwalign-lanes" racecheck "$NWALIGN" $args \
 				--backend gpu -o "$tmp/gpu.out"
 			if ! cmp -s "$tmp/cpu.out" "$tmp/gpu.out"; then
 				echo "nwalign-lanes: $args: output differs from --backend cpu"
