@@ -376,6 +376,8 @@ int main(int argc, char **argv)
 				 : c == 't' ? &opt.threads : NULL;
 			if (parse_int(optarg, INT_MIN, INT_MAX, &v) < 0)
 				return usage_error("--%s needs an integer, not '%s'", long_name(c), optarg);
+			if (v == NW_OPT_UNSET) /* the value that means "not given": out of every range */
+				return usage_error("--%s is out of range (got %s)", long_name(c), optarg);
 			if (v < 0 && (c == OPT_TILE || c == OPT_OVERLAP)) /* -1 means "default" */
 				return usage_error("--%s must not be negative (got %s)", long_name(c), optarg);
 			if (dst)

@@ -58,6 +58,10 @@ expect "negative overlap" 1 "--overlap must not be negative" -q "$q" -r "$r" -c 
 expect "gap open -1 (not the default)" 1 "--gap-open must be between 0 and 1000" -q "$q" -r "$r" --gap-open -1
 expect "gap extend -1" 1 "--gap-extend must be between 1 and 1000" -q "$q" -r "$r" --gap-extend -1
 expect "match -1" 1 "--match and --mismatch must be between" -q "$q" -r "$r" --match -1
+# INT_MIN is the options' "not given": typed in, it once gave the default silently
+for o in --match --mismatch --gap-open --gap-extend --top --device --tile; do
+	expect "$o -2147483648" 1 "$o is out of range \(got -2147483648\)" -q "$q" -r "$r" "$o" -2147483648
+done
 expect "mismatch -1" 1 "--match and --mismatch must be between" -q "$q" -r "$r" --mismatch -1
 expect "overlap above the default tile" 1 "--overlap must be between 0 and 312, the tile size 320 minus 8 \(got 313\)" -q "$q" -r "$r" -c --gact --overlap 313
 expect "overlap too close to the tile" 1 "--overlap must be between 0 and 56" -q "$q" -r "$r" -f sam --gact --tile 64 --overlap 60
