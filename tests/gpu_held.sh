@@ -12,6 +12,25 @@ if [ ! -x "$hog" ] || ! "$NWALIGN" --backend gpu -q "$data/reads.fq" -r "$data/r
 	echo "SKIP: no GPU engine or no tests/gpu_hog here ($(cat "$tmp/probe" 2>/dev/null))"
 	exit 77
 fi
+# start_hog LEAVE: tests/gpu_hog in the background (hog_pid), holding all the device's
+# memory but LEAVE MiB until fd 4 closes; its one line goes to $tmp/hog.out
+start_hog() {
+	rm -f "$tmp/hog.in"
+	mkfifo "$tmp/hog.in"
+	"$hog" "$1" <"$tmp/hog.in" >"$tmp/hog.out" 2>&1 &
+	hog_pid=$!
+	exec 4>"$tmp/hog.in"
+}
+stop_hog() {
+	exec 4>&-
+	wait "$hog_pid"
+}
+# backend_of FILE: what -v's summary line in FILE says of the backend ("gpu", "cpu (...)",
+# "gpu, then cpu (...)")
+backend_of() {
+	sed -n 's/.*records written.*, backend \(.*\), [0-9]* threads*$/\1/p' "$1"
+}
+
 # reads against windows of the reference, in several chunks
 zip_set 3000 "$tmp/zq.fa" "$tmp/zr.fa"
 "$NWALIGN" -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip -m local -c --backend cpu >"$tmp/cpu.out" 2>/dev/null
@@ -22,11 +41,7 @@ zip_set 3000 "$tmp/zq.fa" "$tmp/zr.fa"
 # and the CPU engine's output, with one warning when the GPU gave way; --backend gpu: the
 # same output, or one error line and exit 2.
 for leave in 0 400 4096; do
-	rm -f "$tmp/hog.in"
-	mkfifo "$tmp/hog.in"
-	"$hog" "$leave" <"$tmp/hog.in" >"$tmp/hog.out" 2>&1 &
-	hog_pid=$!
-	exec 4>"$tmp/hog.in"
+	start_hog "$leave"
 	for _ in $(seq 600); do
 		grep -q '^held' "$tmp/hog.out" && break
 		kill -0 "$hog_pid" 2>/dev/null || break
@@ -39,7 +54,7 @@ for leave in 0 400 4096; do
 			>"$tmp/auto.out" 2>"$tmp/auto.err"
 		rc=$?
 		warned=$(grep -c '^nwalign: warning: the GPU' "$tmp/auto.err")
-		backend=$(sed -n 's/.*records written.*, backend \(.*\), [0-9]* threads*$/\1/p' "$tmp/auto.err")
+		backend=$(backend_of "$tmp/auto.err")
 		echo "gpu_held: another process holds all but $leave MiB ($(cat "$tmp/hog.out")): backend $backend"
 		# 4 GiB are plenty for these pairs: the GPU must run them
 		if [ "$backend" = gpu ]; then
@@ -65,28 +80,22 @@ for leave in 0 400 4096; do
 		fi
 		echo "gpu_held: the same, --backend gpu: exit $rc $(head -c 200 "$tmp/gpu.err")"
 	fi
-	exec 4>&-
-	wait "$hog_pid"
+	stop_hog
 done
 
 # The memory taken while a run is under way (30,000 pairs in chunks of 300, the hog started
 # once the run has begun): whether the GPU finishes or gives way, exit 0 and the CPU engine's output.
 zip_set 30000 "$tmp/bq.fa" "$tmp/br.fa"
 "$NWALIGN" -q "$tmp/bq.fa" -r "$tmp/br.fa" --pairs zip -m local -c --backend cpu >"$tmp/cpu.out" 2>/dev/null
-rm -f "$tmp/hog.in"
-mkfifo "$tmp/hog.in"
 "$NWALIGN" -q "$tmp/bq.fa" -r "$tmp/br.fa" --pairs zip -m local -c -v --batch-size 300 \
 	>"$tmp/auto.out" 2>"$tmp/auto.err" &
 run_pid=$!
 sleep 0.3
-"$hog" 0 <"$tmp/hog.in" >"$tmp/hog.out" 2>&1 &
-hog_pid=$!
-exec 4>"$tmp/hog.in"
+start_hog 0
 wait "$run_pid"
 rc=$?
-exec 4>&-
-wait "$hog_pid"
-backend=$(sed -n 's/.*records written.*, backend \(.*\), [0-9]* threads*$/\1/p' "$tmp/auto.err")
+stop_hog
+backend=$(backend_of "$tmp/auto.err")
 echo "gpu_held: memory taken during the run ($(cat "$tmp/hog.out")): backend $backend"
 [ "$rc" = 0 ] && cmp -s "$tmp/cpu.out" "$tmp/auto.out" && [ "$(grep -c '^nwalign: warning' "$tmp/auto.err")" -le 1 ] && ok ||
 	bad "memory taken during the run: exit $rc, output $(cmp -s "$tmp/cpu.out" "$tmp/auto.out" && echo equal || echo differs): $(grep -v '^nwalign: [0-9a-z]*[ :]' "$tmp/auto.err" | head -c 300)"

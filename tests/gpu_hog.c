@@ -1,4 +1,4 @@
-/* gpu_hog.c: another process that holds a GPU's memory, for tests/gpu_faults.sh.
+/* gpu_hog.c: another process that holds a GPU's memory, for tests/gpu_held.sh.
  *
  *     gpu_hog LEAVE_MIB [DEVICE]
  *

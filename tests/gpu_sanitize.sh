@@ -17,8 +17,9 @@
 #
 # TOOLS="memcheck synccheck racecheck lanes" chooses (all by default); QUICK_MEM,
 # QUICK_RACE and PATH_STRIDE override the sets' sizes. On an H100 host racecheck takes
-# about 12 minutes over gpu_diff's smallest sets, the rest a few minutes together. Prints a line per program and tool, then a
-# `result` line; exit 1 when any run reported an error or a hazard or failed its checks.
+# about 12 minutes over gpu_diff's smallest sets, the rest a few minutes together. Prints
+# a line per program and tool, then a `result` line; exit 1 when any run reported an error
+# or a hazard or failed its checks.
 set -u
 . "${top_srcdir:-.}/tests/testlib.sh" # NWALIGN, data, tmp (removed at exit), zip_set
 build=${top_builddir:-.}
