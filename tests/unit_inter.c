@@ -159,7 +159,8 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 	}
 	for (int64_t g = 0; g < plan.n_groups; g++) {
 		int64_t k0 = g ? plan.group_end[g - 1] : 0;
-		CHECK(plan.group_end[g] > k0 && plan.group_end[g] - k0 <= plan.lanes, "group size");
+		CHECK(plan.group_end[g] > k0 &&
+		      plan.group_end[g] - k0 <= plan.lanes * (plan.narrow ? 2 : 1), "group size");
 		int ret = nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got);
 		CHECK(ret == 0, "nw_inter_group %s %s: %d", c->label, mode_name(mode), ret);
 		for (int64_t k = k0; k < plan.group_end[g]; k++)
@@ -266,6 +267,95 @@ static void run_long_refs(int isa)
 	nw_batch_free(&rb);
 }
 
+/* The narrow (8-bit) profile passes of local groups: every query of NQ against NR
+ * references, scores, spans, end cells only and paths against the per-pair engine.
+ * Queries of 40..900 residues (rows past the 127 of one row chunk, the best in a later
+ * chunk); references unrelated (scores far below 127), of low complexity (ties among
+ * equal cells), holding a copy of one query segment or two (equal ends, scores around
+ * 127 on either side) and long copies (saturated: run again in 16 bits). Both the 8-bit
+ * lanes and their 16-bit reruns must have run. */
+static void run_narrow(int isa, const scoring_case_t *c)
+{
+	enum { NQ = 5, NR = 150, LEN = 1000 };
+	static const int64_t qlens[NQ] = {40, 130, 260, 520, 900};
+	nw_batch_t qb, rb;
+	nw_batch_init(&qb, NW_ALPHA_PROTEIN);
+	nw_batch_init(&rb, NW_ALPHA_PROTEIN);
+	static uint8_t qs[NQ][LEN], s[LEN], t[LEN];
+	for (int i = 0; i < NQ; i++) {
+		for (int64_t k = 0; k < qlens[i]; k++)
+			qs[i][k] = code(2);
+		CHECK(nw_batch_push(&qb, "q", qs[i], (uint32_t)qlens[i], NULL) == 0, "push");
+	}
+	for (int j = 0; j < NR; j++) {
+		int64_t len = rnd(1, 600), how = rnd(0, 5);
+		const uint8_t *src = qs[rnd(0, NQ - 1)];
+		for (int64_t k = 0; k < len; k++)
+			s[k] = code(2);
+		if (how == 1) { /* low complexity */
+			uint8_t a = code(2), b = code(2);
+			for (int64_t k = 0; k < len; k++)
+				s[k] = rnd(0, 3) ? a : b;
+		} else if (how >= 2 && len > 200) { /* one or two copies of a query segment */
+			int64_t seg = how == 5 ? rnd(60, 200) : rnd(8, 40), from = rnd(0, 40 - 8);
+			for (int copy = 0; copy < (how == 3 ? 2 : 1); copy++) {
+				int64_t at = copy ? len - seg - 1 : rnd(0, len - seg - 1);
+				for (int64_t k = 0; k < seg; k++)
+					s[at + k] = rnd(0, 9) ? src[from + k] : code(2);
+			}
+		}
+		CHECK(nw_batch_push(&rb, "r", s, (uint32_t)len, NULL) == 0, "push");
+	}
+	const int64_t n = (int64_t)NQ * NR;
+	nw_pair_t *pairs = malloc(sizeof *pairs * n);
+	for (int64_t k = 0; k < n; k++)
+		pairs[k] = (nw_pair_t){(uint32_t)(k / NR), (uint32_t)(k % NR)};
+	nw_result_t *got = calloc((size_t)n, sizeof *got), *want = calloc((size_t)n, sizeof *want);
+	nw_workspace_t *ws = nw_workspace_new();
+	for (int variant = 0; variant < 3; variant++) {
+		nw_align_params_t p = {.mode = NW_MODE_LOCAL, .sc = &c->sc, .ends_only = variant == 1,
+				       .want_path = variant == 2};
+		nw_inter_plan_t plan;
+		CHECK(nw_inter_plan(&p, &qb, &rb, pairs, n, isa, &plan) == 0, "plan");
+		CHECK(plan.narrow && plan.n_rest == 0, "%s: %s: narrow %d, %lld pairs alone",
+		      nw_cpu_isa_name(isa), c->label, plan.narrow, (long long)plan.n_rest);
+		for (int64_t g = 0; g < plan.n_groups; g++)
+			CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got) == 0, "group");
+		for (int64_t k = 0; k < n; k++) {
+			nw_batch_unpack(&qb, pairs[k].q, s);
+			nw_batch_unpack(&rb, pairs[k].r, t);
+			CHECK(nw_cpu_align(&p, s, qb.len[pairs[k].q], t, rb.len[pairs[k].r], ws,
+					   &want[k]) == 0, "nw_cpu_align");
+			int ok = same_result(&got[k], &want[k]);
+			CHECK(ok, "%s: %s narrow variant %d pair %lld: got %lld [%lld,%lld)x[%lld,%lld), "
+			      "want %lld [%lld,%lld)x[%lld,%lld)", nw_cpu_isa_name(isa), c->label,
+			      variant, (long long)k, (long long)got[k].score, (long long)got[k].qstart,
+			      (long long)got[k].qend, (long long)got[k].rstart, (long long)got[k].rend,
+			      (long long)want[k].score, (long long)want[k].qstart,
+			      (long long)want[k].qend, (long long)want[k].rstart,
+			      (long long)want[k].rend);
+			nw_result_free(&got[k]);
+			nw_result_free(&want[k]);
+			memset(&got[k], 0, sizeof got[k]);
+		}
+		nw_inter_plan_free(&plan);
+	}
+	printf("unit_inter: %s: %s: %lld lanes in 8 bits, %lld of them again in 16\n",
+	       nw_cpu_isa_name(isa), c->label, (long long)ws->narrow_lanes,
+	       (long long)ws->narrow_saturated);
+	CHECK(ws->narrow_saturated * 20 >= ws->narrow_lanes / 10 &&
+	      ws->narrow_saturated * 2 < ws->narrow_lanes,
+	      "%s: %s: %lld of %lld 8-bit lanes saturated: both kinds must run",
+	      nw_cpu_isa_name(isa), c->label, (long long)ws->narrow_saturated,
+	      (long long)ws->narrow_lanes);
+	nw_workspace_free(ws);
+	free(got);
+	free(want);
+	free(pairs);
+	nw_batch_free(&qb);
+	nw_batch_free(&rb);
+}
+
 /* The striped pass of every set against the scalar passes: n pairs of lengths lo..hi;
  * with flank > 0, each a mutated copy of the query after flank random residues. */
 static void run_striped(const scoring_case_t *c, nw_mode_t mode, int n, int64_t lo, int64_t hi,
@@ -358,6 +448,8 @@ int main(void)
 		}
 		ran++;
 		run_long_refs(isa);
+		for (int c = 5; c < nc; c++) /* the protein matrices */
+			run_narrow(isa, &cases[c]);
 		int64_t grouped_mm = 0, total_mm = 0, grouped_pr = 0, total_pr = 0;
 		for (int c = 0; c < nc; c++)
 			for (int m = 0; m < 3; m++)

@@ -68,6 +68,8 @@ struct nw_workspace_s {
 	size_t inter_seq_cap;
 	void *inter_dir;         /* direction words of a group's path pass */
 	size_t inter_dir_cap;    /* bytes */
+	int64_t narrow_lanes;    /* pairs through the 8-bit passes so far (tests) */
+	int64_t narrow_saturated; /* of them, those run again in 16 bits (tests) */
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that

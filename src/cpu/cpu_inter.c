@@ -11,6 +11,7 @@
 /* ---------------------------------------------------------------- the template, per set */
 
 #define SIMD_TEMPLATE "inter_kernel.h"
+#define SIMD_NARROW
 #include "simd_each.h"
 
 void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
@@ -18,17 +19,17 @@ void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
 	switch (isa) {
 #ifdef NW_X86_ISAS
 	case NW_ISA_SSE41:
-		inter_pass_sse41(p, out);
+		(p->narrow ? inter_pass_sse41_8 : inter_pass_sse41)(p, out);
 		return;
 	case NW_ISA_AVX2:
-		inter_pass_avx2(p, out);
+		(p->narrow ? inter_pass_avx2_8 : inter_pass_avx2)(p, out);
 		return;
 	case NW_ISA_AVX512:
-		inter_pass_avx512(p, out);
+		(p->narrow ? inter_pass_avx512_8 : inter_pass_avx512)(p, out);
 		return;
 #endif
 	default:
-		inter_pass_generic(p, out);
+		(p->narrow ? inter_pass_generic_8 : inter_pass_generic)(p, out);
 		return;
 	}
 }
@@ -89,6 +90,17 @@ static int fits16(const nw_scoring_t *sc, int local, int ref_free, int64_t rows,
 	    shortest * maxs + maxs >= limit)
 		return 0;
 	return -lowest16(sc, local, ref_free, rows, cols) < limit;
+}
+
+/* 1 when the profile groups of a plan run in 8-bit lanes first (inter_kernel.h): local
+ * passes, substitution scores within +-127 and a gap's first cell (open + extend) within
+ * 127. NWALIGN_CPU_INTER=16 keeps them in 16 bits (tests and benchmarks). */
+static int narrow_ok(const nw_align_params_t *p)
+{
+	const nw_scoring_t *sc = p->sc;
+	const char *env = getenv("NWALIGN_CPU_INTER");
+	return p->mode == NW_MODE_LOCAL && sc->max_score <= 127 && sc->min_score >= -127 &&
+	       sc->gap_open + sc->gap_extend <= 127 && !(env && !strcmp(env, "16"));
 }
 
 /* Columns of a reverse (start) pass over rows that fit 16 bits: both its boundaries are
@@ -161,6 +173,8 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	const int mm = mm_form(p->sc, &ma, &mi, &K);
 	const int paths = res != NULL; /* spans of any pairs: table form when not mm */
 	plan->paths = paths;
+	plan->narrow = !mm && !paths && narrow_ok(p);
+	const int group_lanes = plan->lanes * (plan->narrow ? 2 : 1);
 	const char *env = getenv("NWALIGN_CPU_INTER");
 	const int off = env && !strcmp(env, "0");
 	sort_item_t *items = NULL;
@@ -201,9 +215,9 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 		for (int64_t t = 0, u; t < n_items; t = u) {
 			for (u = t; u < n_items && items[u].k1 == items[t].k1; u++)
 				;
-			int64_t tail = (u - t) % plan->lanes;
+			int64_t tail = (u - t) % group_lanes;
 			for (int64_t x = t; x < u; x++)
-				if (u - x <= tail && tail < plan->lanes / 4)
+				if (u - x <= tail && tail < group_lanes / 4)
 					plan->rest[plan->n_rest++] = items[x].idx;
 				else
 					items[kept++] = items[x];
@@ -224,7 +238,7 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 			nq = qlen > maxq ? qlen : maxq, nr = rlen > maxr ? rlen : maxr;
 		}
 		int close = t > start &&
-			    (t - start == plan->lanes ||
+			    (t - start == group_lanes ||
 			     (paths ? !path_fits(p, nq, nr) : !pair_fits(p, nq, nr)) ||
 			     (!mm && !paths && pairs[items[t - 1].idx].q != pr->q));
 		if (close) {
@@ -249,14 +263,16 @@ static int64_t step_cols(int64_t cols)
 }
 
 /* Lays out the workspace for a pass of rows x cols: codes, H, E, the block's first
- * columns (A) and the profile (P, then a vector per query code). */
+ * columns (A) and the profile (P, then two vectors per query code). A vector is lanes
+ * 16-bit lanes, or twice as many 8-bit lanes. */
 static int pass_memory(nw_workspace_t *ws, inter_pass_t *ps, int lanes, int64_t rows, int64_t cols,
 		       int16_t **qc, int16_t **rc)
 {
 	size_t vec = (size_t)lanes * sizeof(int16_t);
 	size_t nq = (size_t)rows * vec, nr = (size_t)step_cols(cols) * vec;
 	size_t col = ((size_t)rows + 1) * vec;
-	size_t need = nq + nr + (2 + (INTER_BLOCK - 1)) * col + (INTER_BLOCK + 1) * NW_MAX_CODES * vec + 64;
+	size_t need = nq + nr + (2 + (INTER_BLOCK - 1)) * col +
+		      (INTER_BLOCK + 2) * NW_MAX_CODES * vec + 64;
 	if (nw_ws_grow_aligned(&ws->inter, &ws->inter_cap, need) < 0)
 		return NW_ERR_MEMORY;
 	char *base = ws->inter; /* every piece a multiple of vec: 16, 32 or 64 bytes */
@@ -313,6 +329,23 @@ static void fill_table(const nw_scoring_t *sc, int32_t *t)
 	for (int a = 0; a < 32; a++)
 		for (int b = 0; b < 32; b++)
 			t[a * 32 + b] = a < sc->n_codes && b < sc->n_codes ? sc->score[a][b] : low;
+}
+
+/* A profile pass's reference codes: lane l's r[l][0..n[l]) (reversed when rev) over cols
+ * columns, the padding code past it, in 16-bit lanes or, when narrow, in 8-bit lanes. */
+static void fill_profile_codes(void *rc, int narrow, int vl, int64_t cols, const int32_t *n,
+			       uint8_t *const *r, int rev, int pad)
+{
+	int8_t *r8 = rc;
+	int16_t *r16 = rc;
+	for (int64_t j = 0; j < cols; j++)
+		for (int l = 0; l < vl; l++) {
+			const int code = j >= n[l] ? pad : rev ? r[l][n[l] - 1 - j] : r[l][j];
+			if (narrow)
+				r8[j * vl + l] = (int8_t)code;
+			else
+				r16[j * vl + l] = (int16_t)code;
+		}
 }
 
 /* A lane's direction bits: the nibble of cell (i, j) in the group's words. */
@@ -443,45 +476,40 @@ static int unpack_group(nw_workspace_t *ws, const nw_batch_t *qb, const nw_batch
 	return 0;
 }
 
-int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
-		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
-		   int64_t g, nw_result_t *res)
+/* Scores, spans and starts of a group's lanes (used of them, pairs idx[], sequences
+ * unpacked) with the forward and reverse passes, in 16-bit lanes or, when narrow, in
+ * 8-bit lanes (2 * lanes of them): then the lanes whose best saturated are listed in
+ * sat[] (*n_sat of them) for the caller to run again in 16 bits, and their res is left
+ * as it was. */
+static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int narrow,
+			int lanes, int used, const int64_t *idx, uint8_t *const *q,
+			const int64_t *qlen, uint8_t *const *r, const int64_t *rlen, nw_result_t *res,
+			int *sat, int *n_sat)
 {
-	if (plan->paths) {
-		const int64_t k0 = g ? plan->group_end[g - 1] : 0, k1 = plan->group_end[g];
-		uint8_t *q[NW_INTER_MAX_LANES], *r[NW_INTER_MAX_LANES];
-		int64_t qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES], maxq, maxr;
-		int ma, mi, K = 0;
-		int form = mm_form(p->sc, &ma, &mi, &K) ? INTER_MM : INTER_TABLE;
-		if (unpack_group(ws, qb, rb, pairs, plan->order + k0, (int)(k1 - k0), q, qlen, r,
-				 rlen, &maxq, &maxr) < 0)
-			return NW_ERR_MEMORY;
-		return group_paths(ws, p, plan->isa, form, plan->lanes, (int)(k1 - k0),
-				   plan->order + k0, q, qlen, r, rlen, K, res);
-	}
 	const nw_scoring_t *sc = p->sc;
-	const int64_t k0 = g ? plan->group_end[g - 1] : 0, k1 = plan->group_end[g];
-	const int lanes = plan->lanes, used = (int)(k1 - k0);
-	const int64_t *idx = plan->order + k0;
 	int ma = 0, mi = 0, K = 0;
 	const int mm = mm_form(sc, &ma, &mi, &K);
-	int64_t maxq, maxr, qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES];
-	uint8_t *q[NW_INTER_MAX_LANES], *r[NW_INTER_MAX_LANES];
-	if (unpack_group(ws, qb, rb, pairs, idx, used, q, qlen, r, rlen, &maxq, &maxr) < 0)
-		return NW_ERR_MEMORY;
+	int64_t maxq = 0, maxr = 0;
+	for (int l = 0; l < used; l++) {
+		maxq = qlen[l] > maxq ? qlen[l] : maxq;
+		maxr = rlen[l] > maxr ? rlen[l] : maxr;
+	}
+	const int vl = narrow ? 2 * lanes : lanes; /* pairs a pass */
+	*n_sat = 0;
 
 	/* forward: score and end cell */
 	inter_pass_t ps = {.rows = maxq, .cols = maxr, .n_codes = sc->n_codes,
 			   .match = (int16_t)ma, .mismatch = (int16_t)mi,
 			   .O = (int16_t)sc->gap_open, .X = (int16_t)sc->gap_extend,
 			   .local = p->mode == NW_MODE_LOCAL, .ref_free = p->mode == NW_MODE_SEMIGLOBAL,
+			   .narrow = narrow,
 			   .track = p->mode == NW_MODE_LOCAL ? DP_TRACK_MAX
 				    : p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE};
 	int16_t *qc, *rc;
 	int16_t st[NW_MAX_CODES][NW_MAX_CODES];
 	if (pass_memory(ws, &ps, lanes, maxq, maxr, &qc, &rc) < 0)
 		return NW_ERR_MEMORY;
-	for (int l = 0; l < lanes; l++) {
+	for (int l = 0; l < vl; l++) {
 		ps.m[l] = l < used ? (int32_t)qlen[l] : 0;
 		ps.n[l] = l < used ? (int32_t)rlen[l] : 0;
 	}
@@ -496,20 +524,26 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 		for (int a = pad; a < NW_MAX_CODES; a++) /* the padding code, and unused ones */
 			for (int c = 0; c < sc->n_codes; c++)
 				st[a][c] = (int16_t)low;
-		for (int64_t j = 0; j < step_cols(maxr); j++)
-			for (int l = 0; l < lanes; l++)
-				rc[j * lanes + l] = (int16_t)(j >= ps.n[l] ? pad : r[l][j]);
+		fill_profile_codes(rc, narrow, vl, step_cols(maxr), ps.n, r, 0, pad);
 		ps.form = INTER_PROFILE;
 		ps.qs = q[0];
 		ps.st = (const int16_t (*)[NW_MAX_CODES])st;
 	}
 	ps.rc = rc;
 	inter_hits_t hit;
-	nw_inter_pass(plan->isa, &ps, &hit);
+	nw_inter_pass(isa, &ps, &hit);
 
-	int need_start = 0;
+	int need_start = 0, skip[NW_INTER_MAX_LANES] = {0}; /* skip: saturated lanes */
+	if (narrow)
+		ws->narrow_lanes += used;
 	for (int l = 0; l < used; l++) {
 		nw_result_t *rs = &res[idx[l]];
+		if (narrow && hit.score[l] >= 127) {
+			sat[(*n_sat)++] = l;
+			skip[l] = 1;
+			ws->narrow_saturated++;
+			continue;
+		}
 		rs->qstart = rs->rstart = 0;
 		rs->n_cigar = 0;
 		rs->matches = rs->aln_len = rs->edits = 0;
@@ -525,72 +559,109 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 		need_start |= p->mode != NW_MODE_GLOBAL && !p->ends_only &&
 			      !(p->mode == NW_MODE_LOCAL && rs->score == 0);
 	}
+	if (!need_start)
+		return 0;
 
 	/* reverse: the start, from the end cell over the reversed prefixes (whose queries
 	 * differ from lane to lane: a profile group's reverse pass takes the table form) */
-	if (need_start) {
-		int64_t rq = 0, rr = 0;
-		for (int l = 0; l < used; l++) {
-			nw_result_t *rs = &res[idx[l]];
-			rq = rs->qend > rq ? rs->qend : rq;
-			rr = rs->rend > rr ? rs->rend : rr;
-		}
-		inter_pass_t rv = ps;
-		const int64_t fit = reverse_cols(sc, rq);
-		/* a start further back than the columns that fit (a path the 16-bit scores can
-		 * hardly hold) is found by the per-pair pass */
-		rr = rr < fit ? rr : fit;
-		/* profile groups run over the whole reversed query (see below) */
-		rv.rows = mm ? rq : qlen[0], rv.cols = rr;
-		rv.local = rv.ref_free = 0;
-		rv.track = p->mode == NW_MODE_LOCAL ? DP_TRACK_TARGET : DP_TRACK_TARGET_LASTCOL;
-		if (pass_memory(ws, &rv, lanes, rv.rows, rr, &qc, &rc) < 0)
-			return NW_ERR_MEMORY;
-		for (int l = 0; l < lanes; l++) {
-			const nw_result_t *rs = l < used ? &res[idx[l]] : NULL;
-			int empty = !rs || (p->mode == NW_MODE_LOCAL && rs->score == 0);
-			rv.m[l] = empty ? 0 : (int32_t)rs->qend;
-			rv.n[l] = empty ? 0 : (int32_t)rs->rend;
-			rv.target[l] = empty ? 0 : (int32_t)rs->score;
-		}
-		if (mm) {
-			fill_codes(&rv, lanes, qc, rc, q, r, 1, K);
-			rv.qc = qc, rv.rc = rc;
-		} else {
-			/* the reversed prefixes of one query are suffixes of the reversed query:
-			 * a local pass starts lane l at row qlen - qend (semiglobal: qend = qlen) */
-			const int64_t M = rv.rows;
-			const uint8_t *qrev = nw_ws_reverse(ws, 0, q[0], M);
-			if (!qrev)
-				return NW_ERR_MEMORY;
-			rv.form = p->mode == NW_MODE_LOCAL ? INTER_ANCHORED : INTER_PROFILE;
-			rv.qs = qrev;
-			for (int l = 0; l < lanes; l++)
-				rv.top[l] = (int32_t)(M - rv.m[l]);
-			for (int64_t j = 0; j < step_cols(rr); j++)
-				for (int l = 0; l < lanes; l++) {
-					int64_t n = rv.n[l];
-					rc[j * lanes + l] = (int16_t)(j < n ? r[l][n - 1 - j] : sc->n_codes);
-				}
-			rv.rc = rc;
-		}
-		nw_inter_pass(plan->isa, &rv, &hit);
-		for (int l = 0; l < used; l++) {
-			nw_result_t *rs = &res[idx[l]];
-			if (rv.m[l] == 0 && rv.n[l] == 0)
-				continue;
-			if (hit.row[l] < 0) { /* past the columns that fit: the per-pair pass */
-				int ret = nw_cpu_find_start(p, q[l], r[l], ws, rs);
-				if (ret < 0)
-					return ret;
-				continue;
-			}
-			rs->rstart = rs->rend - hit.row[l];
-			rs->qstart = rs->qend - hit.col[l];
-		}
+	int64_t rq = 0, rr = 0;
+	for (int l = 0; l < used; l++) {
+		if (skip[l])
+			continue;
+		const nw_result_t *rs = &res[idx[l]];
+		rq = rs->qend > rq ? rs->qend : rq;
+		rr = rs->rend > rr ? rs->rend : rr;
 	}
+	inter_pass_t rv = ps;
+	/* a start further back than the columns that fit 16 bits (a path the 16-bit scores can
+	 * hardly hold) is found by the per-pair pass; 8-bit lanes take any (inter_kernel.h) */
+	if (!narrow) {
+		const int64_t fit = reverse_cols(sc, rq);
+		rr = rr < fit ? rr : fit;
+	}
+	/* profile groups run over the whole reversed query (see below) */
+	rv.rows = mm ? rq : qlen[0], rv.cols = rr;
+	rv.local = rv.ref_free = 0;
+	rv.track = p->mode == NW_MODE_LOCAL ? DP_TRACK_TARGET : DP_TRACK_TARGET_LASTCOL;
+	if (pass_memory(ws, &rv, lanes, rv.rows, rr, &qc, &rc) < 0)
+		return NW_ERR_MEMORY;
+	for (int l = 0; l < vl; l++) {
+		const nw_result_t *rs = l < used && !skip[l] ? &res[idx[l]] : NULL;
+		int empty = !rs || (p->mode == NW_MODE_LOCAL && rs->score == 0);
+		rv.m[l] = empty ? 0 : (int32_t)rs->qend;
+		rv.n[l] = empty ? 0 : (int32_t)rs->rend;
+		rv.target[l] = empty ? 0 : (int32_t)rs->score;
+	}
+	if (mm) {
+		fill_codes(&rv, lanes, qc, rc, q, r, 1, K);
+		rv.qc = qc, rv.rc = rc;
+	} else {
+		/* the reversed prefixes of one query are suffixes of the reversed query:
+		 * a local pass starts lane l at row qlen - qend (semiglobal: qend = qlen) */
+		const int64_t M = rv.rows;
+		const uint8_t *qrev = nw_ws_reverse(ws, 0, q[0], M);
+		if (!qrev)
+			return NW_ERR_MEMORY;
+		rv.form = p->mode == NW_MODE_LOCAL ? INTER_ANCHORED : INTER_PROFILE;
+		rv.qs = qrev;
+		for (int l = 0; l < vl; l++)
+			rv.top[l] = (int32_t)(M - rv.m[l]);
+		fill_profile_codes(rc, narrow, vl, step_cols(rr), rv.n, r, 1, sc->n_codes);
+		rv.rc = rc;
+	}
+	nw_inter_pass(isa, &rv, &hit);
+	for (int l = 0; l < used; l++) {
+		nw_result_t *rs = &res[idx[l]];
+		if (rv.m[l] == 0 && rv.n[l] == 0)
+			continue;
+		if (hit.row[l] < 0) { /* past the columns that fit: the per-pair pass */
+			int ret = nw_cpu_find_start(p, q[l], r[l], ws, rs);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		rs->rstart = rs->rend - hit.row[l];
+		rs->qstart = rs->qend - hit.col[l];
+	}
+	return 0;
+}
 
-	return p->want_path ? group_paths(ws, p, plan->isa, ps.form == INTER_MM ? INTER_MM : INTER_TABLE, lanes,
-					  used, idx, q, qlen, r, rlen, K, res)
-			    : 0;
+int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
+		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
+		   int64_t g, nw_result_t *res)
+{
+	const int64_t k0 = g ? plan->group_end[g - 1] : 0, k1 = plan->group_end[g];
+	const int lanes = plan->lanes, used = (int)(k1 - k0);
+	const int64_t *idx = plan->order + k0;
+	int ma, mi, K = 0;
+	const int form = mm_form(p->sc, &ma, &mi, &K) ? INTER_MM : INTER_TABLE;
+	uint8_t *q[NW_INTER_MAX_LANES], *r[NW_INTER_MAX_LANES];
+	int64_t qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES], maxq, maxr;
+	if (unpack_group(ws, qb, rb, pairs, idx, used, q, qlen, r, rlen, &maxq, &maxr) < 0)
+		return NW_ERR_MEMORY;
+	if (plan->paths)
+		return group_paths(ws, p, plan->isa, form, lanes, used, idx, q, qlen, r, rlen, K,
+				   res);
+
+	int sat[NW_INTER_MAX_LANES], n_sat = 0;
+	int ret = group_scores(ws, p, plan->isa, plan->narrow, lanes, used, idx, q, qlen, r, rlen,
+			       res, sat, &n_sat);
+	/* a narrow group's saturated lanes again in 16 bits, lanes at a time */
+	for (int s0 = 0; ret == 0 && s0 < n_sat; s0 += lanes) {
+		const int n = n_sat - s0 < lanes ? n_sat - s0 : lanes;
+		int64_t sidx[NW_INTER_MAX_LANES], sq[NW_INTER_MAX_LANES], sr[NW_INTER_MAX_LANES];
+		uint8_t *qs[NW_INTER_MAX_LANES], *rs[NW_INTER_MAX_LANES];
+		int none[NW_INTER_MAX_LANES], n_none;
+		for (int k = 0; k < n; k++) {
+			const int l = sat[s0 + k];
+			sidx[k] = idx[l], qs[k] = q[l], rs[k] = r[l], sq[k] = qlen[l], sr[k] = rlen[l];
+		}
+		ret = group_scores(ws, p, plan->isa, 0, lanes, n, sidx, qs, sq, rs, sr, res, none,
+				   &n_none);
+	}
+	/* paths: a global pass with direction bits over the spans, lanes at a time */
+	for (int p0 = 0; ret == 0 && p->want_path && p0 < used; p0 += lanes)
+		ret = group_paths(ws, p, plan->isa, form, lanes, used - p0 < lanes ? used - p0 : lanes,
+				  idx + p0, q + p0, qlen + p0, r + p0, rlen + p0, K, res);
+	return ret;
 }

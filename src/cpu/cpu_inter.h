@@ -21,13 +21,19 @@
  *     top[l] = qlen - qend, above which its cells are held far below any score.
  * Pairs too long for 16 bits, and matrix pairs that share no query, take the per-pair
  * passes.
+ *
+ * Narrow passes: a local profile group runs first in 8-bit lanes, twice as many pairs a
+ * vector (as the saturating passes of SWIPE and parasail do): protein scores of unrelated
+ * pairs stay far below 127. Its forward pass, and the anchored reverse pass of the lanes
+ * that did not saturate, give the same results as the 16-bit passes (inter_kernel.h says
+ * why); a lane whose best reaches 127 runs again in 16 bits.
  */
 #ifndef NW_CPU_INTER_H
 #define NW_CPU_INTER_H
 
 #include "cpu_align.h"
 
-#define NW_INTER_MAX_LANES 32
+#define NW_INTER_MAX_LANES 64 /* 8-bit lanes of AVX-512 */
 enum { INTER_MM, INTER_PROFILE, INTER_TABLE, INTER_ANCHORED };
 #define INTER_TABLE_PAD 31 /* the table's code for padding, past every alphabet */
 #define INTER_BLOCK 4      /* reference columns a step of the passes */
@@ -40,7 +46,9 @@ typedef struct {
 	int64_t rows, cols;
 	int form;                   /* INTER_* */
 	const int16_t *qc;          /* MM: [rows][VL] query codes; TABLE: the same times 32 */
-	const int16_t *rc;          /* [cols rounded up to INTER_BLOCK][VL] reference codes */
+	const void *rc;             /* [cols rounded up to INTER_BLOCK][VL] reference codes, in
+				     * lanes of the pass's width */
+	int narrow;                 /* 8-bit lanes (PROFILE with track MAX, ANCHORED) */
 	const uint8_t *qs;          /* PROFILE: the shared query's codes [rows] */
 	const int16_t (*st)[NW_MAX_CODES]; /* PROFILE: st[ref code][query code] */
 	const int32_t *table;       /* TABLE: [query code * 32 + ref code] */
@@ -63,12 +71,15 @@ typedef struct {
 	int32_t col[NW_INTER_MAX_LANES];  /* query end */
 } inter_hits_t;
 
-/* The pass with the given instruction set (cpu_inter.c); lanes = nw_cpu_isa_lanes(isa). */
+/* The pass with the given instruction set (cpu_inter.c); lanes = nw_cpu_isa_lanes(isa), twice
+ * that when p->narrow. */
 void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out);
 
 /* A chunk's plan: which pairs go through the inter-sequence passes, in groups. */
 typedef struct {
 	int isa, lanes;
+	int narrow;                 /* profile groups hold 2 * lanes pairs and run in 8 bits
+				     * first (cpu_inter.c's narrow_ok) */
 	int64_t *order;             /* pair indices, grouped */
 	int64_t *group_end;         /* group g is order[g ? group_end[g - 1] : 0 .. group_end[g]) */
 	int64_t n_groups;

@@ -1,6 +1,7 @@
 /* inter_kernel.h: the inter-sequence Gotoh pass (cpu_inter.h), written once for every
- * instruction set. cpu_inter.c includes it after simd_ops.h once per set; it defines
- * ISA_FN(inter_pass).
+ * instruction set and lane width. cpu_inter.c includes it after simd_ops.h (16-bit lanes,
+ * every form) and after simd_ops8.h (8-bit lanes: the local profile pass and the anchored
+ * reverse pass) once per set; it defines ISA_FN(inter_pass).
  *
  * The outer loop walks the reference columns, INTER_BLOCK at a time, the inner loop the
  * query rows, with the column of H and the row-wise horizontal-gap state E in memory and
@@ -17,10 +18,31 @@
  * bits, path_full's (src/cpu/cpu_path.c): the source of H (the diagonal, then E, then F,
  * each only when strictly better) and whether E and F extend. A step's four columns fill
  * the four nibbles of one 16-bit word a lane: p->dir[(step * rows + i - 1) * VL + lane].
+ *
+ * In 8-bit lanes (cpu_inter.c's narrow passes) a local pass's cells lie in 0..127 and a
+ * lane whose best reaches 127 has saturated: the caller runs it again in 16 bits. Below
+ * that every cell is exact (the first cell to saturate would have made the best 127).
+ * Row numbers leave 8 bits, so a column's best row is kept per chunk of ROW_CHUNK rows
+ * (the row within the chunk in 8 bits) and folded into the chunk's number after each
+ * chunk, the first chunk winning ties; the columns and rows of the lanes' bests are
+ * kept in scalars, updated for the lanes whose best rises in a column. The anchored
+ * pass's rows start lane by lane (vrowmasks, from 16-bit rows). Its cells far below
+ * the target saturate at -128; that keeps them exact where it matters: a path's gain
+ * from any cell to another is a local alignment's score, at most the target (the lane's
+ * best), so a cell that descends from a saturated one stays below -128 + target, and a
+ * cell at the target descends from none.
  */
 
 /* Lane l of vector v in memory. */
-#define LANE(vp, l) (((const int16_t *)(vp))[l])
+#define LANE(vp, l) (((const LT *)(vp))[l])
+/* A value as a lane holds it: below the lane's range it saturates, as its arithmetic does
+ * (16-bit passes never go there: fits16 in cpu_inter.c). */
+#define LANE_VAL(x) ((x) < LANE_MIN ? LANE_MIN : (x))
+#if LANE_BITS == 8
+#define ROW_CHUNK 127
+#else
+#define ROW_CHUNK INT32_MAX
+#endif
 
 static inline __attribute__((always_inline)) ISA_TARGET void
 ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, const int track,
@@ -30,30 +52,49 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	_Static_assert(4 * INTER_BLOCK <= 16, "a step's direction nibbles fill one 16-bit word");
 	const int64_t rows = p->rows, cols = p->cols;
 	V *H = (V *)p->H, *E = (V *)p->E, *P = (V *)p->P, *A = (V *)p->A;
-	const int O = p->O, X = p->X, local = p->local, top_free = p->local || p->ref_free;
-	const V vOX = vset1(O + X), vX = vset1(X), vNEG = vset1(-32768), vZ = vset1(0);
-	const V vma = vset1(p->match), vmi = vset1(p->mismatch), v1 = vset1(1);
+	/* local passes, and only they, track the maximum: a constant of each instance */
+	const int O = p->O, X = p->X, local = track == DP_TRACK_MAX;
+	const int top_free = local || p->ref_free;
+	const V vOX = vset1(O + X), vX = vset1(X), vNEG = vset1(LANE_MIN), vZ = vset1(0);
+	const V v1 = vset1(1);
+#if LANE_BITS == 8
+	(void)dirs; /* the narrow passes leave no direction bits */
+#else
+	const V vma = vset1(p->match), vmi = vset1(p->mismatch);
+#endif
 	/* tracks that read whole columns keep the block's first columns in A */
 	const int keep = track != DP_TRACK_MAX;
-	_Alignas(64) int16_t tmp[VL];
+	_Alignas(64) LT tmp[VL];
 	int found[VL];
 	int pending = 0;
 
 	for (int64_t i = 1; i <= rows; i++) {
-		vstore(&H[i], vset1(local ? 0 : -(O + i * X)));
+		vstore(&H[i], vset1(local ? 0 : LANE_VAL(-(O + i * X))));
 		vstore(&E[i], vNEG);
 	}
+#if LANE_BITS == 8
+	_Alignas(64) int16_t top16[VL];
+	int32_t best_s[VL], best_row[VL], best_col[VL]; /* MAX: the lanes' bests */
+	for (int l = 0; l < VL; l++)
+		best_s[l] = best_row[l] = best_col[l] = 0;
+#else
 	V vtop = vZ;
+#endif
 	if (form == INTER_ANCHORED) { /* column 0 below each lane's own top row */
 		for (int64_t i = 1; i <= rows; i++) {
 			for (int l = 0; l < VL; l++)
-				tmp[l] = (int16_t)(i < p->top[l] ? -32768 : i == p->top[l] ? 0
-						   : -(O + (i - p->top[l]) * X));
+				tmp[l] = (LT)(i < p->top[l] ? LANE_MIN : i == p->top[l] ? 0
+					      : LANE_VAL(-(O + (i - p->top[l]) * X)));
 			vstore(&H[i], vload(tmp));
 		}
+#if LANE_BITS == 8
 		for (int l = 0; l < VL; l++)
-			tmp[l] = (int16_t)p->top[l];
+			top16[l] = (int16_t)p->top[l];
+#else
+		for (int l = 0; l < VL; l++)
+			tmp[l] = (LT)p->top[l];
 		vtop = vload(tmp);
+#endif
 	}
 	for (int l = 0; l < VL; l++) {
 		int32_t m = p->m[l];
@@ -73,7 +114,17 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			pending += !found[l];
 		}
 	}
-#ifdef VPERM32
+#if LANE_BITS == 8
+	/* S[2x], S[2x + 1]: query code x against reference codes 0..15 and 16..31, in every
+	 * 16-byte block (vlut32) */
+	V *S = P + B * NW_MAX_CODES;
+	for (int x = 0; x < p->n_codes; x++)
+		for (int half = 0; half < 2; half++) {
+			for (int y = 0; y < VL; y++)
+				tmp[y] = (LT)p->st[16 * half + y % 16][x];
+			vstore(&S[2 * x + half], vload(tmp));
+		}
+#elif defined(VPERM32)
 	/* S[x] lane y: query code x against reference code y (the 32 lanes span every code) */
 	V *S = P + B * NW_MAX_CODES;
 	if (form == INTER_PROFILE || form == INTER_ANCHORED)
@@ -83,38 +134,57 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			vstore(&S[x], vload(tmp));
 		}
 #endif
-	V best = vZ, best_i = vZ, best_j = vZ, vn = vZ, vtarget = vZ;
-	if (track == DP_TRACK_MAX || track == DP_TRACK_TARGET) {
+	V best = vZ, vtarget = vZ;
+#if LANE_BITS != 8
+	V best_i = vZ, best_j = vZ, vn = vZ;
+	if (track == DP_TRACK_MAX) {
 		for (int l = 0; l < VL; l++)
-			tmp[l] = (int16_t)p->n[l];
+			tmp[l] = (LT)p->n[l];
 		vn = vload(tmp);
+	}
+#endif
+	if (track == DP_TRACK_TARGET) {
 		for (int l = 0; l < VL; l++)
-			tmp[l] = (int16_t)p->target[l];
+			tmp[l] = (LT)p->target[l];
 		vtarget = vload(tmp);
 	}
 	const int stops = track == DP_TRACK_TARGET || track == DP_TRACK_TARGET_LASTCOL;
 
 	for (int64_t j0 = 1; j0 <= cols && (!stops || pending > 0); j0 += B) {
 		V diag[B], f[B], R[B], colmax[B], colrow[B];
-		VM fext[B]; /* dirs: F[i][j] extends F[i-1][j] (for the row about to be computed) */
 		int top_here[B];
+#if LANE_BITS != 8
+		VM fext[B]; /* dirs: F[i][j] extends F[i-1][j] (for the row about to be computed) */
+#endif
+#if LANE_BITS == 8
+		V cmax[B], crow[B], cchunk[B]; /* MAX: a column's best over the chunks so far */
+#endif
 #pragma GCC unroll 8
 		for (int c = 0; c < B; c++) {
 			const int64_t j = j0 + c;
 			const int top_prev = top_free || j == 1 ? 0 : -(O + (int)(j - 1) * X);
 			top_here[c] = top_free ? 0 : -(O + (int)j * X);
-			diag[c] = vset1(top_prev);                /* H[0][j-1] */
-			f[c] = vset1(top_here[c] - (O + X));      /* F[1][j] */
-			R[c] = vload(p->rc + (j - 1) * VL);
+			diag[c] = vset1(LANE_VAL(top_prev));                /* H[0][j-1] */
+			f[c] = vset1(LANE_VAL(top_here[c] - (O + X)));      /* F[1][j] */
+			R[c] = vload((const LT *)p->rc + (j - 1) * VL);
 			colmax[c] = vNEG;
 			colrow[c] = vZ;
+#if LANE_BITS == 8
+			cmax[c] = vNEG;
+			crow[c] = cchunk[c] = vZ;
+#else
 			fext[c] = VMZERO;
+#endif
 			if (form == INTER_PROFILE || form == INTER_ANCHORED) { /* P[c][x] lane l: x vs column j */
-#ifdef VPERM32
+#if LANE_BITS == 8
+				for (int x = 0; x < p->n_codes; x++)
+					vstore(&P[c * NW_MAX_CODES + x],
+					       vlut32(R[c], vload(&S[2 * x]), vload(&S[2 * x + 1])));
+#elif defined(VPERM32)
 				for (int x = 0; x < p->n_codes; x++)
 					vstore(&P[c * NW_MAX_CODES + x], vperm32(R[c], vload(&S[x])));
 #else
-				const int16_t *rcode = p->rc + (j - 1) * VL;
+				const LT *rcode = (const LT *)p->rc + (j - 1) * VL;
 				for (int x = 0; x < p->n_codes; x++) {
 					for (int l = 0; l < VL; l++)
 						tmp[l] = p->st[rcode[l]][x];
@@ -123,65 +193,100 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 #endif
 			}
 		}
-		V vi = vZ;
-		for (int64_t i = 1; i <= rows; i++) {
-			V left = vload(&H[i]), el = vload(&E[i]), Q;
-			if (form == INTER_MM || form == INTER_TABLE)
-				Q = vload(p->qc + (i - 1) * VL);
-			vi = vadds(vi, v1);
-			V word = vZ;  /* dirs: the step's direction nibbles of row i */
-			VM below, at; /* ANCHORED: lanes whose pass has started; at their top row */
-			if (form == INTER_ANCHORED)
-				below = vcmpgt(vi, vtop), at = vcmpeq(vi, vtop);
+		for (int64_t i0 = 1, chunk = 0; i0 <= rows; i0 += ROW_CHUNK, chunk++) {
+			const int64_t i1 = rows - i0 < ROW_CHUNK ? rows : i0 + ROW_CHUNK - 1;
+			V vi = vZ; /* row i's number (8-bit lanes: within the chunk) */
+			for (int64_t i = i0; i <= i1; i++) {
+				V left = vload(&H[i]), el = vload(&E[i]);
+#if LANE_BITS != 8
+				V Q;
+				if (form == INTER_MM || form == INTER_TABLE)
+					Q = vload(p->qc + (i - 1) * VL);
+#endif
+				vi = vadds(vi, v1);
+#if LANE_BITS != 8
+				V word = vZ;  /* dirs: the step's direction nibbles of row i */
+#endif
+				/* ANCHORED: lanes whose pass has started; at their top row */
+				VM below, at;
+				if (form == INTER_ANCHORED) {
+#if LANE_BITS == 8
+					vrowmasks((int)i, top16, &below, &at);
+#else
+					below = vcmpgt(vi, vtop), at = vcmpeq(vi, vtop);
+#endif
+				}
 #pragma GCC unroll 8
-			for (int c = 0; c < B; c++) {
-				V s;
-				if (form == INTER_PROFILE || form == INTER_ANCHORED)
-					s = vload(&P[c * NW_MAX_CODES + p->qs[i - 1]]);
-				else if (form == INTER_TABLE)
-					s = vlookup(vadds(Q, R[c]), p->table);
-				else
-					s = vsel(vcmpeq(Q, R[c]), vmi, vma);
-				V e, h;
-				if (dirs) {
-					const V ee = vsubs(el, vX), eo = vsubs(left, vOX), hd = vadds(diag[c], s);
-					const VM eext = vcmpgt(ee, eo);
-					e = vmax(ee, eo);
-					const VM from_e = vcmpgt(e, hd);
-					h = vmax(hd, e);
-					const VM from_f = vcmpgt(f[c], h);
-					h = vmax(h, f[c]);
-					word = vor(word, vor(vsel(from_f, vbits(from_e, 1 << 4 * c),
-								  vset1(2 << 4 * c)),
-							     vor(vbits(eext, 4 << 4 * c),
-								 vbits(fext[c], 8 << 4 * c))));
-					fext[c] = vcmpgt(vsubs(f[c], vX), vsubs(h, vOX));
-				} else {
-					e = vmax(vsubs(el, vX), vsubs(left, vOX));
-					h = vmax(vadds(diag[c], s), e);
-					h = vmax(h, f[c]);
+				for (int c = 0; c < B; c++) {
+#if LANE_BITS == 8
+					const V s = vload(&P[c * NW_MAX_CODES + p->qs[i - 1]]);
+#else
+					V s;
+					if (form == INTER_PROFILE || form == INTER_ANCHORED)
+						s = vload(&P[c * NW_MAX_CODES + p->qs[i - 1]]);
+					else if (form == INTER_TABLE)
+						s = vlookup(vadds(Q, R[c]), p->table);
+					else
+						s = vsel(vcmpeq(Q, R[c]), vmi, vma);
+#endif
+					V e, h;
+#if LANE_BITS != 8
+					if (dirs) {
+						const V ee = vsubs(el, vX), eo = vsubs(left, vOX);
+						const V hd = vadds(diag[c], s);
+						const VM eext = vcmpgt(ee, eo);
+						e = vmax(ee, eo);
+						const VM from_e = vcmpgt(e, hd);
+						h = vmax(hd, e);
+						const VM from_f = vcmpgt(f[c], h);
+						h = vmax(h, f[c]);
+						word = vor(word, vor(vsel(from_f, vbits(from_e, 1 << 4 * c),
+									  vset1(2 << 4 * c)),
+								     vor(vbits(eext, 4 << 4 * c),
+									 vbits(fext[c], 8 << 4 * c))));
+						fext[c] = vcmpgt(vsubs(f[c], vX), vsubs(h, vOX));
+					} else
+#endif
+					{
+						e = vmax(vsubs(el, vX), vsubs(left, vOX));
+						h = vmax(vadds(diag[c], s), e);
+						h = vmax(h, f[c]);
+					}
+					if (local)
+						h = vmax(h, vZ);
+					if (form == INTER_ANCHORED)
+						h = vsel(below,
+							 vsel(at, vNEG, vset1(LANE_VAL(top_here[c]))), h);
+					diag[c] = left;
+					f[c] = vmax(vsubs(f[c], vX), vsubs(h, vOX));
+					if (track == DP_TRACK_MAX) {
+						colrow[c] = vsel(vcmpgt(h, colmax[c]), colrow[c], vi);
+						colmax[c] = vmax(colmax[c], h);
+					} else if (track == DP_TRACK_TARGET) {
+						colmax[c] = vmax(colmax[c], h);
+					}
+					if (keep && c < B - 1)
+						vstore(&A[c * (rows + 1) + i], h);
+					left = h;
+					el = e;
 				}
-				if (local)
-					h = vmax(h, vZ);
-				if (form == INTER_ANCHORED)
-					h = vsel(below, vsel(at, vNEG, vset1(top_here[c])), h);
-				diag[c] = left;
-				f[c] = vmax(vsubs(f[c], vX), vsubs(h, vOX));
-				if (track == DP_TRACK_MAX) {
-					colrow[c] = vsel(vcmpgt(h, colmax[c]), colrow[c], vi);
-					colmax[c] = vmax(colmax[c], h);
-				} else if (track == DP_TRACK_TARGET) {
-					colmax[c] = vmax(colmax[c], h);
-				}
-				if (keep && c < B - 1)
-					vstore(&A[c * (rows + 1) + i], h);
-				left = h;
-				el = e;
+				vstore(&H[i], left);
+				vstore(&E[i], el);
+#if LANE_BITS != 8
+				if (dirs)
+					vstore(p->dir + (((j0 - 1) / B) * rows + i - 1) * VL, word);
+#endif
 			}
-			vstore(&H[i], left);
-			vstore(&E[i], el);
-			if (dirs)
-				vstore(p->dir + (((j0 - 1) / B) * rows + i - 1) * VL, word);
+#if LANE_BITS == 8
+			if (track == DP_TRACK_MAX) /* the chunk's bests into the column's, earlier chunks first */
+				for (int c = 0; c < B; c++) {
+					const VM up = vcmpgt(colmax[c], cmax[c]);
+					cmax[c] = vmax(cmax[c], colmax[c]);
+					crow[c] = vsel(up, crow[c], colrow[c]);
+					cchunk[c] = vsel(up, cchunk[c], vset1((int)chunk));
+					colmax[c] = vNEG;
+				}
+#endif
 		}
 
 		/* the block's columns in order: the first to reach a value wins */
@@ -190,10 +295,29 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			const V *col = c < B - 1 ? &A[c * (rows + 1)] : H;
 			switch (track) {
 			case DP_TRACK_MAX: {
+#if LANE_BITS == 8
+				/* padding columns (past a lane's reference) score at most 0 a cell, so
+				 * none of them rises above the lane's best */
+				const VM up = vcmpgt(cmax[c], best);
+				if (!vany(up))
+					break;
+				best = vmax(best, cmax[c]);
+				_Alignas(64) LT row[VL], chunk[VL];
+				vstore(tmp, cmax[c]);
+				vstore(row, crow[c]);
+				vstore(chunk, cchunk[c]);
+				for (uint64_t bits = vmaskbits(up); bits; bits &= bits - 1) {
+					const int l = __builtin_ctzll(bits);
+					best_s[l] = tmp[l];
+					best_row[l] = chunk[l] * ROW_CHUNK + row[l];
+					best_col[l] = (int32_t)j;
+				}
+#else
 				VM up = vmand(vcmpgt(colmax[c], best), vcmpgt(vn, vset1((int)j - 1)));
 				best = vsel(up, best, colmax[c]);
 				best_i = vsel(up, best_i, colrow[c]);
 				best_j = vsel(up, best_j, vset1((int)j));
+#endif
 				break;
 			}
 			case DP_TRACK_LASTROW:
@@ -248,6 +372,13 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		}
 	}
 	if (track == DP_TRACK_MAX) {
+#if LANE_BITS == 8
+		for (int l = 0; l < VL; l++) {
+			out->score[l] = best_s[l];
+			out->col[l] = best_row[l];
+			out->row[l] = best_col[l];
+		}
+#else
 		vstore(tmp, best);
 		for (int l = 0; l < VL; l++)
 			out->score[l] = tmp[l];
@@ -257,6 +388,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		vstore(tmp, best_j);
 		for (int l = 0; l < VL; l++)
 			out->row[l] = tmp[l];
+#endif
 	}
 }
 
@@ -297,14 +429,21 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			break;                                                               \
 		}                                                                            \
 	}
+#if LANE_BITS == 8
+/* the narrow passes: local profile (forward) and anchored (reverse) */
+INTER_CASE(pr_max, INTER_PROFILE, DP_TRACK_MAX)
+INTER_CASE(an_target, INTER_ANCHORED, DP_TRACK_TARGET)
+
+static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
+{
+	(p->form == INTER_ANCHORED ? ISA_FN(an_target) : ISA_FN(pr_max))(p, out);
+}
+#else
 INTER_CASES(INTER_MM, mm)
 INTER_CASES(INTER_PROFILE, pr)
 INTER_CASE(an_target, INTER_ANCHORED, DP_TRACK_TARGET)
 INTER_DIR_CASE(mm_dir, INTER_MM)
 INTER_DIR_CASE(tb_dir, INTER_TABLE)
-#undef INTER_DIR_CASE
-#undef INTER_CASES
-#undef INTER_CASE
 
 static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
 {
@@ -317,4 +456,10 @@ static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
 	else
 		ISA_FN(mm_pass)(p, out);
 }
+#endif
+#undef INTER_DIR_CASE
+#undef INTER_CASES
+#undef INTER_CASE
 #undef LANE
+#undef LANE_VAL
+#undef ROW_CHUNK

@@ -2,9 +2,9 @@
  *
  * Include with SIMD_TEMPLATE naming the template header, and SIMD_WIDE defined when the
  * template is also wanted in 32-bit lanes (simd_ops32.h), SIMD_ONLY_WIDE when it is wanted
- * in 32-bit lanes only. Each inclusion of the template
- * sees simd_ops.h's (or simd_ops32.h's) operations for one set and names its functions
- * with ISA_FN. The x86 sets are compiled in with the compiler's target attribute, so
+ * in 32-bit lanes only, and SIMD_NARROW when it is also wanted in 8-bit lanes
+ * (simd_ops8.h). Each inclusion of the template sees simd_ops.h's (or simd_ops32.h's,
+ * simd_ops8.h's) operations for one set and names its functions with ISA_FN. The x86 sets are compiled in with the compiler's target attribute, so
  * NW_X86_ISAS is defined when they exist in this build.
  */
 #define ISA_GENERIC
@@ -14,6 +14,10 @@
 #endif
 #if defined(SIMD_WIDE) || defined(SIMD_ONLY_WIDE)
 #include "simd_ops32.h"
+#include SIMD_TEMPLATE
+#endif
+#ifdef SIMD_NARROW
+#include "simd_ops8.h"
 #include SIMD_TEMPLATE
 #endif
 #undef ISA_GENERIC
@@ -29,6 +33,10 @@
 #include "simd_ops32.h"
 #include SIMD_TEMPLATE
 #endif
+#ifdef SIMD_NARROW
+#include "simd_ops8.h"
+#include SIMD_TEMPLATE
+#endif
 #undef ISA_SSE41
 #define ISA_AVX2
 #ifndef SIMD_ONLY_WIDE
@@ -39,6 +47,10 @@
 #include "simd_ops32.h"
 #include SIMD_TEMPLATE
 #endif
+#ifdef SIMD_NARROW
+#include "simd_ops8.h"
+#include SIMD_TEMPLATE
+#endif
 #undef ISA_AVX2
 #define ISA_AVX512
 #ifndef SIMD_ONLY_WIDE
@@ -47,6 +59,10 @@
 #endif
 #if defined(SIMD_WIDE) || defined(SIMD_ONLY_WIDE)
 #include "simd_ops32.h"
+#include SIMD_TEMPLATE
+#endif
+#ifdef SIMD_NARROW
+#include "simd_ops8.h"
 #include SIMD_TEMPLATE
 #endif
 #undef ISA_AVX512

@@ -1,6 +1,7 @@
-/* simd_undef.h: forgets the vector operations of simd_ops.h or simd_ops32.h (no include
- * guard), so that each inclusion of those defines exactly its own set: an operation that
- * one lane width lacks is then a compile error in a template, not the other width's. */
+/* simd_undef.h: forgets the vector operations of simd_ops.h, simd_ops32.h or simd_ops8.h
+ * (no include guard), so that each inclusion of those defines exactly its own set: an
+ * operation that one lane width lacks is then a compile error in a template, not the other
+ * width's. */
 #undef V
 #undef VM
 #undef VL
@@ -36,3 +37,5 @@
 #undef LANE_BITS
 #undef LT
 #undef LANE_MIN
+#undef vlut32
+#undef vrowmasks

@@ -1,0 +1,237 @@
+/* simd_ops8.h: simd_ops.h's operations on signed 8-bit lanes, twice as many a vector (the
+ * inter-sequence pass's narrow variant, for local passes whose scores stay below 127).
+ * Included after simd_ops.h (whose macros it redefines) with one of ISA_GENERIC,
+ * ISA_SSE41, ISA_AVX2 or ISA_AVX512 defined; ISA_FN names get an _8 suffix. vadds and
+ * vsubs saturate at -128 and 127. Only the operations the inter-sequence template uses in
+ * its profile and anchored forms are defined (the others stay undefined: simd_undef.h).
+ * Beside simd_ops.h's:
+ *   vlut32(idx, lo, hi)        lane l: entry idx[l] (0..31) of a 32-entry table, whose
+ *                              entries 0..15 fill every 16-byte block of lo and 16..31
+ *                              every block of hi
+ *   vmaskbits(m)               lane l's flag in bit l of a uint64_t
+ *   vrowmasks(i, top, gt, eq)  *gt, *eq: the lanes l with i > top[l], with i == top[l]
+ *                              (top: VL int16_t, 64-byte aligned; rows leave 8 bits)
+ */
+#include "simd_undef.h"
+
+#include <stdint.h>
+#if !defined(ISA_GENERIC)
+#include <immintrin.h>
+#endif
+
+#define LT int8_t
+#define LANE_BITS 8
+#define LANE_MIN (-128)
+
+#if defined(ISA_AVX512)
+#define V __m512i
+#define VM __mmask64
+#define VL 64
+#define ISA_TARGET __attribute__((target("avx512f,avx512bw")))
+#define ISA_FN(f) f##_avx512_8
+#define vset1(x) _mm512_set1_epi8((char)(x))
+#define vload(p) _mm512_load_si512((const void *)(p))
+#define vstore(p, v) _mm512_store_si512((void *)(p), (v))
+#define vadds(a, b) _mm512_adds_epi8((a), (b))
+#define vsubs(a, b) _mm512_subs_epi8((a), (b))
+#define vmax(a, b) _mm512_max_epi8((a), (b))
+#define vcmpeq(a, b) _mm512_cmpeq_epi8_mask((a), (b))
+#define vcmpgt(a, b) _mm512_cmpgt_epi8_mask((a), (b))
+#define vsel(m, a, b) _mm512_mask_blend_epi8((m), (a), (b))
+#define vmand(m1, m2) ((VM)((m1) & (m2)))
+#define vany(m) ((m) != 0)
+#define VMZERO ((VM)0)
+#define vmaskbits(m) ((uint64_t)(m))
+#define vlut32(idx, lo, hi)                                                                  \
+	_mm512_mask_blend_epi8(_mm512_test_epi8_mask((idx), _mm512_set1_epi8(16)),          \
+			       _mm512_shuffle_epi8((lo), (idx)), _mm512_shuffle_epi8((hi), (idx)))
+static inline ISA_TARGET void rowmasks_avx512_8(int i, const int16_t *top, VM *gt, VM *eq)
+{
+	const __m512i vi = _mm512_set1_epi16((short)i);
+	const __m512i a = _mm512_load_si512((const void *)top);
+	const __m512i b = _mm512_load_si512((const void *)(top + 32));
+	*gt = (VM)_mm512_cmpgt_epi16_mask(vi, a) | (VM)_mm512_cmpgt_epi16_mask(vi, b) << 32;
+	*eq = (VM)_mm512_cmpeq_epi16_mask(vi, a) | (VM)_mm512_cmpeq_epi16_mask(vi, b) << 32;
+}
+#define vrowmasks(i, top, gt, eq) rowmasks_avx512_8((i), (top), (gt), (eq))
+
+#elif defined(ISA_AVX2)
+#define V __m256i
+#define VM __m256i
+#define VL 32
+#define ISA_TARGET __attribute__((target("avx2")))
+#define ISA_FN(f) f##_avx2_8
+#define vset1(x) _mm256_set1_epi8((char)(x))
+#define vload(p) _mm256_load_si256((const __m256i *)(p))
+#define vstore(p, v) _mm256_store_si256((__m256i *)(p), (v))
+#define vadds(a, b) _mm256_adds_epi8((a), (b))
+#define vsubs(a, b) _mm256_subs_epi8((a), (b))
+#define vmax(a, b) _mm256_max_epi8((a), (b))
+#define vcmpeq(a, b) _mm256_cmpeq_epi8((a), (b))
+#define vcmpgt(a, b) _mm256_cmpgt_epi8((a), (b))
+#define vsel(m, a, b) _mm256_blendv_epi8((a), (b), (m))
+#define vmand(m1, m2) _mm256_and_si256((m1), (m2))
+#define vany(m) (_mm256_movemask_epi8(m) != 0)
+#define VMZERO _mm256_setzero_si256()
+#define vmaskbits(m) ((uint64_t)(uint32_t)_mm256_movemask_epi8(m))
+#define vlut32(idx, lo, hi)                                                                  \
+	_mm256_blendv_epi8(_mm256_shuffle_epi8((lo), (idx)), _mm256_shuffle_epi8((hi), (idx)),  \
+			   _mm256_slli_epi16((idx), 3))
+static inline ISA_TARGET void rowmasks_avx2_8(int i, const int16_t *top, VM *gt, VM *eq)
+{
+	const __m256i vi = _mm256_set1_epi16((short)i);
+	const __m256i a = _mm256_load_si256((const __m256i *)top);
+	const __m256i b = _mm256_load_si256((const __m256i *)(top + 16));
+	/* packs works within 128-bit halves: put the quarters back in order */
+	*gt = _mm256_permute4x64_epi64(
+		_mm256_packs_epi16(_mm256_cmpgt_epi16(vi, a), _mm256_cmpgt_epi16(vi, b)), 0xd8);
+	*eq = _mm256_permute4x64_epi64(
+		_mm256_packs_epi16(_mm256_cmpeq_epi16(vi, a), _mm256_cmpeq_epi16(vi, b)), 0xd8);
+}
+#define vrowmasks(i, top, gt, eq) rowmasks_avx2_8((i), (top), (gt), (eq))
+
+#elif defined(ISA_SSE41)
+#define V __m128i
+#define VM __m128i
+#define VL 16
+#define ISA_TARGET __attribute__((target("sse4.1")))
+#define ISA_FN(f) f##_sse41_8
+#define vset1(x) _mm_set1_epi8((char)(x))
+#define vload(p) _mm_load_si128((const __m128i *)(p))
+#define vstore(p, v) _mm_store_si128((__m128i *)(p), (v))
+#define vadds(a, b) _mm_adds_epi8((a), (b))
+#define vsubs(a, b) _mm_subs_epi8((a), (b))
+#define vmax(a, b) _mm_max_epi8((a), (b))
+#define vcmpeq(a, b) _mm_cmpeq_epi8((a), (b))
+#define vcmpgt(a, b) _mm_cmpgt_epi8((a), (b))
+#define vsel(m, a, b) _mm_blendv_epi8((a), (b), (m))
+#define vmand(m1, m2) _mm_and_si128((m1), (m2))
+#define vany(m) (_mm_movemask_epi8(m) != 0)
+#define VMZERO _mm_setzero_si128()
+#define vmaskbits(m) ((uint64_t)(uint32_t)_mm_movemask_epi8(m))
+#define vlut32(idx, lo, hi)                                                                  \
+	_mm_blendv_epi8(_mm_shuffle_epi8((lo), (idx)), _mm_shuffle_epi8((hi), (idx)),          \
+			_mm_slli_epi16((idx), 3))
+static inline ISA_TARGET void rowmasks_sse41_8(int i, const int16_t *top, VM *gt, VM *eq)
+{
+	const __m128i vi = _mm_set1_epi16((short)i);
+	const __m128i a = _mm_load_si128((const __m128i *)top);
+	const __m128i b = _mm_load_si128((const __m128i *)(top + 8));
+	*gt = _mm_packs_epi16(_mm_cmpgt_epi16(vi, a), _mm_cmpgt_epi16(vi, b));
+	*eq = _mm_packs_epi16(_mm_cmpeq_epi16(vi, a), _mm_cmpeq_epi16(vi, b));
+}
+#define vrowmasks(i, top, gt, eq) rowmasks_sse41_8((i), (top), (gt), (eq))
+
+#elif defined(ISA_GENERIC)
+/* Portable C: 16 lanes in a struct, each operation a loop; the scalar twin of the others. */
+#ifndef NW_GENERIC_VEC8_DEFINED
+#define NW_GENERIC_VEC8_DEFINED
+typedef struct {
+	_Alignas(16) int8_t v[16];
+} nw_gvec8_t;
+
+static inline int8_t g8_sat(int32_t x)
+{
+	return (int8_t)(x > 127 ? 127 : x < -128 ? -128 : x);
+}
+static inline nw_gvec8_t g8_set1(int x)
+{
+	nw_gvec8_t r;
+	for (int l = 0; l < 16; l++)
+		r.v[l] = (int8_t)x;
+	return r;
+}
+static inline nw_gvec8_t g8_adds(nw_gvec8_t a, nw_gvec8_t b)
+{
+	for (int l = 0; l < 16; l++)
+		a.v[l] = g8_sat((int32_t)a.v[l] + b.v[l]);
+	return a;
+}
+static inline nw_gvec8_t g8_subs(nw_gvec8_t a, nw_gvec8_t b)
+{
+	for (int l = 0; l < 16; l++)
+		a.v[l] = g8_sat((int32_t)a.v[l] - b.v[l]);
+	return a;
+}
+static inline nw_gvec8_t g8_max(nw_gvec8_t a, nw_gvec8_t b)
+{
+	for (int l = 0; l < 16; l++)
+		a.v[l] = a.v[l] > b.v[l] ? a.v[l] : b.v[l];
+	return a;
+}
+static inline nw_gvec8_t g8_cmpeq(nw_gvec8_t a, nw_gvec8_t b)
+{
+	for (int l = 0; l < 16; l++)
+		a.v[l] = (int8_t)(a.v[l] == b.v[l] ? -1 : 0);
+	return a;
+}
+static inline nw_gvec8_t g8_cmpgt(nw_gvec8_t a, nw_gvec8_t b)
+{
+	for (int l = 0; l < 16; l++)
+		a.v[l] = (int8_t)(a.v[l] > b.v[l] ? -1 : 0);
+	return a;
+}
+static inline nw_gvec8_t g8_sel(nw_gvec8_t m, nw_gvec8_t a, nw_gvec8_t b)
+{
+	for (int l = 0; l < 16; l++)
+		a.v[l] = m.v[l] ? b.v[l] : a.v[l];
+	return a;
+}
+static inline nw_gvec8_t g8_and(nw_gvec8_t a, nw_gvec8_t b)
+{
+	for (int l = 0; l < 16; l++)
+		a.v[l] &= b.v[l];
+	return a;
+}
+static inline int g8_any(nw_gvec8_t m)
+{
+	for (int l = 0; l < 16; l++)
+		if (m.v[l])
+			return 1;
+	return 0;
+}
+static inline uint64_t g8_maskbits(nw_gvec8_t m)
+{
+	uint64_t b = 0;
+	for (int l = 0; l < 16; l++)
+		b |= (uint64_t)(m.v[l] != 0) << l;
+	return b;
+}
+static inline nw_gvec8_t g8_lut32(nw_gvec8_t idx, nw_gvec8_t lo, nw_gvec8_t hi)
+{
+	for (int l = 0; l < 16; l++)
+		idx.v[l] = idx.v[l] < 16 ? lo.v[idx.v[l]] : hi.v[idx.v[l] - 16];
+	return idx;
+}
+static inline void g8_rowmasks(int i, const int16_t *top, nw_gvec8_t *gt, nw_gvec8_t *eq)
+{
+	for (int l = 0; l < 16; l++) {
+		gt->v[l] = (int8_t)(i > top[l] ? -1 : 0);
+		eq->v[l] = (int8_t)(i == top[l] ? -1 : 0);
+	}
+}
+#endif
+#define V nw_gvec8_t
+#define VM nw_gvec8_t
+#define VL 16
+#define ISA_TARGET
+#define ISA_FN(f) f##_generic_8
+#define vset1(x) g8_set1(x)
+#define vload(p) (*(const nw_gvec8_t *)(p))
+#define vstore(p, v) (*(nw_gvec8_t *)(p) = (v))
+#define vadds(a, b) g8_adds((a), (b))
+#define vsubs(a, b) g8_subs((a), (b))
+#define vmax(a, b) g8_max((a), (b))
+#define vcmpeq(a, b) g8_cmpeq((a), (b))
+#define vcmpgt(a, b) g8_cmpgt((a), (b))
+#define vsel(m, a, b) g8_sel((m), (a), (b))
+#define vmand(m1, m2) g8_and((m1), (m2))
+#define vany(m) g8_any(m)
+#define VMZERO g8_set1(0)
+#define vmaskbits(m) g8_maskbits(m)
+#define vlut32(idx, lo, hi) g8_lut32((idx), (lo), (hi))
+#define vrowmasks(i, top, gt, eq) g8_rowmasks((i), (top), (gt), (eq))
+
+#else
+#error "simd_ops8.h: define one of ISA_GENERIC, ISA_SSE41, ISA_AVX2, ISA_AVX512"
+#endif
