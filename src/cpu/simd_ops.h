@@ -133,74 +133,11 @@ static inline ISA_TARGET __m128i lookup_sse41(__m128i idx, const int32_t *t)
 #define vshl1(v, x) _mm_insert_epi16(_mm_slli_si128((v), 2), (short)(x), 0)
 
 #elif defined(ISA_GENERIC)
-/* Portable C: 8 lanes in a struct, each operation a loop; the scalar twin of the others. */
+/* Portable C: 8 lanes in a struct (simd_generic.h); the scalar twin of the others. */
 #ifndef NW_GENERIC_VEC_DEFINED
 #define NW_GENERIC_VEC_DEFINED
-#include <stdint.h>
-typedef struct {
-	_Alignas(16) int16_t v[8];
-} nw_gvec_t;
-
-static inline int16_t g_sat(int32_t x)
-{
-	return (int16_t)(x > 32767 ? 32767 : x < -32768 ? -32768 : x);
-}
-static inline nw_gvec_t g_set1(int x)
-{
-	nw_gvec_t r;
-	for (int l = 0; l < 8; l++)
-		r.v[l] = (int16_t)x;
-	return r;
-}
-static inline nw_gvec_t g_adds(nw_gvec_t a, nw_gvec_t b)
-{
-	for (int l = 0; l < 8; l++)
-		a.v[l] = g_sat((int32_t)a.v[l] + b.v[l]);
-	return a;
-}
-static inline nw_gvec_t g_subs(nw_gvec_t a, nw_gvec_t b)
-{
-	for (int l = 0; l < 8; l++)
-		a.v[l] = g_sat((int32_t)a.v[l] - b.v[l]);
-	return a;
-}
-static inline nw_gvec_t g_max(nw_gvec_t a, nw_gvec_t b)
-{
-	for (int l = 0; l < 8; l++)
-		a.v[l] = a.v[l] > b.v[l] ? a.v[l] : b.v[l];
-	return a;
-}
-static inline nw_gvec_t g_cmpeq(nw_gvec_t a, nw_gvec_t b)
-{
-	for (int l = 0; l < 8; l++)
-		a.v[l] = (int16_t)(a.v[l] == b.v[l] ? -1 : 0);
-	return a;
-}
-static inline nw_gvec_t g_cmpgt(nw_gvec_t a, nw_gvec_t b)
-{
-	for (int l = 0; l < 8; l++)
-		a.v[l] = (int16_t)(a.v[l] > b.v[l] ? -1 : 0);
-	return a;
-}
-static inline nw_gvec_t g_sel(nw_gvec_t m, nw_gvec_t a, nw_gvec_t b)
-{
-	for (int l = 0; l < 8; l++)
-		a.v[l] = m.v[l] ? b.v[l] : a.v[l];
-	return a;
-}
-static inline nw_gvec_t g_and(nw_gvec_t a, nw_gvec_t b)
-{
-	for (int l = 0; l < 8; l++)
-		a.v[l] &= b.v[l];
-	return a;
-}
-static inline int g_any(nw_gvec_t m)
-{
-	for (int l = 0; l < 8; l++)
-		if (m.v[l])
-			return 1;
-	return 0;
-}
+#include "simd_generic.h"
+NW_GENERIC_VEC(g, nw_gvec_t, int16_t, 8, -32768, 32767)
 static inline nw_gvec_t g_or(nw_gvec_t a, nw_gvec_t b)
 {
 	for (int l = 0; l < 8; l++)

@@ -123,73 +123,11 @@ static inline ISA_TARGET void rowmasks_sse41_8(int i, const int16_t *top, VM *gt
 #define vrowmasks(i, top, gt, eq) rowmasks_sse41_8((i), (top), (gt), (eq))
 
 #elif defined(ISA_GENERIC)
-/* Portable C: 16 lanes in a struct, each operation a loop; the scalar twin of the others. */
+/* Portable C: 16 lanes in a struct (simd_generic.h); the scalar twin of the others. */
 #ifndef NW_GENERIC_VEC8_DEFINED
 #define NW_GENERIC_VEC8_DEFINED
-typedef struct {
-	_Alignas(16) int8_t v[16];
-} nw_gvec8_t;
-
-static inline int8_t g8_sat(int32_t x)
-{
-	return (int8_t)(x > 127 ? 127 : x < -128 ? -128 : x);
-}
-static inline nw_gvec8_t g8_set1(int x)
-{
-	nw_gvec8_t r;
-	for (int l = 0; l < 16; l++)
-		r.v[l] = (int8_t)x;
-	return r;
-}
-static inline nw_gvec8_t g8_adds(nw_gvec8_t a, nw_gvec8_t b)
-{
-	for (int l = 0; l < 16; l++)
-		a.v[l] = g8_sat((int32_t)a.v[l] + b.v[l]);
-	return a;
-}
-static inline nw_gvec8_t g8_subs(nw_gvec8_t a, nw_gvec8_t b)
-{
-	for (int l = 0; l < 16; l++)
-		a.v[l] = g8_sat((int32_t)a.v[l] - b.v[l]);
-	return a;
-}
-static inline nw_gvec8_t g8_max(nw_gvec8_t a, nw_gvec8_t b)
-{
-	for (int l = 0; l < 16; l++)
-		a.v[l] = a.v[l] > b.v[l] ? a.v[l] : b.v[l];
-	return a;
-}
-static inline nw_gvec8_t g8_cmpeq(nw_gvec8_t a, nw_gvec8_t b)
-{
-	for (int l = 0; l < 16; l++)
-		a.v[l] = (int8_t)(a.v[l] == b.v[l] ? -1 : 0);
-	return a;
-}
-static inline nw_gvec8_t g8_cmpgt(nw_gvec8_t a, nw_gvec8_t b)
-{
-	for (int l = 0; l < 16; l++)
-		a.v[l] = (int8_t)(a.v[l] > b.v[l] ? -1 : 0);
-	return a;
-}
-static inline nw_gvec8_t g8_sel(nw_gvec8_t m, nw_gvec8_t a, nw_gvec8_t b)
-{
-	for (int l = 0; l < 16; l++)
-		a.v[l] = m.v[l] ? b.v[l] : a.v[l];
-	return a;
-}
-static inline nw_gvec8_t g8_and(nw_gvec8_t a, nw_gvec8_t b)
-{
-	for (int l = 0; l < 16; l++)
-		a.v[l] &= b.v[l];
-	return a;
-}
-static inline int g8_any(nw_gvec8_t m)
-{
-	for (int l = 0; l < 16; l++)
-		if (m.v[l])
-			return 1;
-	return 0;
-}
+#include "simd_generic.h"
+NW_GENERIC_VEC(g8, nw_gvec8_t, int8_t, 16, -128, 127)
 static inline uint64_t g8_maskbits(nw_gvec8_t m)
 {
 	uint64_t b = 0;
