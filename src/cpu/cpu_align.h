@@ -70,6 +70,8 @@ struct nw_workspace_s {
 	size_t inter_dir_cap;    /* bytes */
 	int64_t narrow_lanes;    /* pairs through the 8-bit passes so far (tests) */
 	int64_t narrow_saturated; /* of them, those run again in 16 bits (tests) */
+	int64_t narrow_alone;    /* of those, the ones run pair by pair (tests) */
+	int64_t narrow_regroups; /* 16-bit group passes run for the others (tests) */
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that

@@ -336,16 +336,30 @@ static void fill_table(const nw_scoring_t *sc, int32_t *t)
 static void fill_profile_codes(void *rc, int narrow, int vl, int64_t cols, const int32_t *n,
 			       uint8_t *const *r, int rev, int pad)
 {
-	int8_t *r8 = rc;
-	int16_t *r16 = rc;
-	for (int64_t j = 0; j < cols; j++)
-		for (int l = 0; l < vl; l++) {
-			const int code = j >= n[l] ? pad : rev ? r[l][n[l] - 1 - j] : r[l][j];
-			if (narrow)
-				r8[j * vl + l] = (int8_t)code;
-			else
-				r16[j * vl + l] = (int16_t)code;
-		}
+	/* 64 columns at a time (their vectors stay in the first cache level), lane by lane */
+#define FILL_LANES(T)                                                                        \
+	for (int64_t j0 = 0; j0 < cols; j0 += 64) {                                          \
+		const int64_t j1 = cols - j0 < 64 ? cols : j0 + 64;                          \
+		for (int l = 0; l < vl; l++) {                                               \
+			T *dst = (T *)rc + l;                                                \
+			const int64_t len = n[l] < j1 ? n[l] : j1;                           \
+			const uint8_t *src = r[l];                                           \
+			int64_t j = j0;                                                      \
+			if (rev)                                                             \
+				for (; j < len; j++)                                         \
+					dst[j * vl] = (T)src[n[l] - 1 - j];                  \
+			else                                                                 \
+				for (; j < len; j++)                                         \
+					dst[j * vl] = (T)src[j];                             \
+			for (; j < j1; j++)                                                  \
+				dst[j * vl] = (T)pad;                                        \
+		}                                                                            \
+	}
+	if (narrow)
+		FILL_LANES(int8_t)
+	else
+		FILL_LANES(int16_t)
+#undef FILL_LANES
 }
 
 /* A lane's direction bits: the nibble of cell (i, j) in the group's words. */
@@ -646,7 +660,19 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 	int sat[NW_INTER_MAX_LANES], n_sat = 0;
 	int ret = group_scores(ws, p, plan->isa, plan->narrow, lanes, used, idx, q, qlen, r, rlen,
 			       res, sat, &n_sat);
-	/* a narrow group's saturated lanes again in 16 bits, lanes at a time */
+	/* a narrow group's saturated lanes again in 16 bits: a few of them one by one (the
+	 * per-pair passes, whose cost is the pair's, where a group pass costs the whole
+	 * vector's; usually a few homologs among many unrelated pairs), else in groups */
+	if (n_sat * 4 < lanes) {
+		nw_align_params_t sp = *p;
+		sp.want_path = 0; /* the paths come with the group's, below */
+		for (int k = 0; ret == 0 && k < n_sat; k++) {
+			const int l = sat[k];
+			ret = nw_cpu_align(&sp, q[l], qlen[l], r[l], rlen[l], ws, &res[idx[l]]);
+		}
+		ws->narrow_alone += n_sat;
+		n_sat = 0;
+	}
 	for (int s0 = 0; ret == 0 && s0 < n_sat; s0 += lanes) {
 		const int n = n_sat - s0 < lanes ? n_sat - s0 : lanes;
 		int64_t sidx[NW_INTER_MAX_LANES], sq[NW_INTER_MAX_LANES], sr[NW_INTER_MAX_LANES];
@@ -658,6 +684,7 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 		}
 		ret = group_scores(ws, p, plan->isa, 0, lanes, n, sidx, qs, sq, rs, sr, res, none,
 				   &n_none);
+		ws->narrow_regroups++;
 	}
 	/* paths: a global pass with direction bits over the spans, lanes at a time */
 	for (int p0 = 0; ret == 0 && p->want_path && p0 < used; p0 += lanes)
