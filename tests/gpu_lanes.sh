@@ -61,6 +61,14 @@ same "--top over ranges, with paths" 1 -q "$data/reads.fq" -r "$tmp/big.fa" -m s
 	-c --gpu-memory 40M
 # one lane: not split
 same "one lane" 1 "${z[@]}" -m local -c
+# long pairs split by their residues (a lane 8M of them, 1,024 pairs at least), not by
+# their number: 2,100 pairs of 4 kb against 4.2 kb, without the test hook, go over 2 lanes
+awk 'BEGIN {srand(11); for (i = 0; i < 2100; i++) {s = ""; for (k = 0; k < 4000; k++)
+     s = s substr("ACGT", int(rand() * 4) + 1, 1); t = substr(s, 1, 2000) "ACGTTGCA" substr(s, 2001);
+     printf ">r%d\n%s\n", i, s >"/dev/stderr"; printf ">w%d\nGGGGCCCC%s\n", i, t}}' \
+	>"$tmp/lw.fa" 2>"$tmp/lr.fa"
+NW_GPU_LANE_MIN= same "long pairs over lanes by residues" 2 -q "$tmp/lr.fa" -r "$tmp/lw.fa" \
+	--pairs zip -m semiglobal -c
 
 echo "gpu_lanes: $pass passed, $fail failed"
 [ "$fail" = 0 ]
