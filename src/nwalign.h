@@ -313,6 +313,9 @@ typedef struct {
 typedef struct nw_workspace_s nw_workspace_t;  /* per-thread scratch rows */
 nw_workspace_t *nw_workspace_new(void);
 void nw_workspace_free(nw_workspace_t *ws);
+/* Pairs the workspace's inter-sequence passes ran in 8-bit lanes, and how many of them
+ * saturated and ran again in 16 bits (-v). */
+void nw_workspace_narrow_counts(const nw_workspace_t *ws, int64_t *lanes, int64_t *saturated);
 
 /* Align codes q[0..qlen) (query) with r[0..rlen) (reference). */
 int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,

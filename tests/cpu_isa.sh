@@ -81,6 +81,19 @@ if [ -n "$prot" ]; then
 	check "proteins semiglobal" -q "$tmp/pq.fa" -r "$tmp/pr.fa" -m semiglobal --matrix blosum62
 	check "proteins zip global" -q "$tmp/pr.fa" -r "$tmp/pr.fa" --pairs zip -m global -c \
 		--matrix blosum62
+	# -v counts the pairs of the 8-bit lanes: all of them here (6 x 400, local), none in
+	# 16-bit lanes only
+	"$NWALIGN" -q "$tmp/pq.fa" -r "$tmp/pr.fa" -m local --matrix blosum62 --backend cpu -v \
+		>/dev/null 2>"$tmp/v8.err"
+	NWALIGN_CPU_INTER=16 "$NWALIGN" -q "$tmp/pq.fa" -r "$tmp/pr.fa" -m local --matrix blosum62 \
+		--backend cpu -v >/dev/null 2>"$tmp/v16.err"
+	if ! grep -q '^nwalign: cpu: 2400 pairs in 8-bit lanes, [0-9]* of them aligned again in 16 bits' "$tmp/v8.err"; then
+		bad "-v does not count 2400 pairs in 8-bit lanes: $(grep 8-bit "$tmp/v8.err")"
+	elif grep -q '8-bit' "$tmp/v16.err"; then
+		bad "NWALIGN_CPU_INTER=16: -v still reports 8-bit lanes"
+	else
+		ok
+	fi
 fi
 
 if NWALIGN_CPU_ISA=avx9 "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" >/dev/null 2>"$tmp/e"; then

@@ -151,6 +151,12 @@ void nw_workspace_free(nw_workspace_t *ws)
 	free(ws);
 }
 
+void nw_workspace_narrow_counts(const nw_workspace_t *ws, int64_t *lanes, int64_t *saturated)
+{
+	*lanes = ws->narrow_lanes;
+	*saturated = ws->narrow_saturated;
+}
+
 void nw_workspace_set_simd(nw_workspace_t *ws, int on)
 {
 	ws->simd_off = !on;

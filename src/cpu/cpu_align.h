@@ -68,8 +68,8 @@ struct nw_workspace_s {
 	size_t inter_seq_cap;
 	void *inter_dir;         /* direction words of a group's path pass */
 	size_t inter_dir_cap;    /* bytes */
-	int64_t narrow_lanes;    /* pairs through the 8-bit passes so far (tests) */
-	int64_t narrow_saturated; /* of them, those run again in 16 bits (tests) */
+	int64_t narrow_lanes;    /* pairs through the 8-bit passes so far (-v, tests) */
+	int64_t narrow_saturated; /* of them, those run again in 16 bits (-v, tests) */
 	int64_t narrow_alone;    /* of those, the ones run pair by pair (tests) */
 	int64_t narrow_regroups; /* 16-bit group passes run for the others (tests) */
 };

@@ -452,6 +452,16 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    (long long)run.n_paths[NW_PATH_GACT], run.params.tile,
 				    run.params.overlap, (long long)run.n_paths[NW_PATH_REDONE],
 				    run.params.max_deficit);
+		int64_t narrow = 0, saturated = 0;
+		for (int t = 0; t < run.n_cpu_ws; t++) {
+			int64_t nl, ns;
+			nw_workspace_narrow_counts(run.cpu_ws[t], &nl, &ns);
+			narrow += nl, saturated += ns;
+		}
+		if (narrow > 0)
+			nw_log_info("cpu: %lld pairs in 8-bit lanes, %lld of them aligned again in "
+				    "16 bits (scores of 127 or more)", (long long)narrow,
+				    (long long)saturated);
 		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f, "
 			    "waiting for output %.3f; writing %.3f beside them",
 			    run.stage_s[STAGE_READ], run.stage_s[STAGE_SCORES],
