@@ -92,15 +92,14 @@ static int fits16(const nw_scoring_t *sc, int local, int ref_free, int64_t rows,
 	return -lowest16(sc, local, ref_free, rows, cols) < limit;
 }
 
-/* 1 when the profile groups of a plan run in 8-bit lanes first (inter_kernel.h): local
- * passes, substitution scores within +-127 and a gap's first cell (open + extend) within
- * 127. NWALIGN_CPU_INTER=16 keeps them in 16 bits (tests and benchmarks). */
+/* 1 when the profile groups of a plan may run in 8-bit lanes first (inter_kernel.h):
+ * local passes, substitution scores within +-127 and a gap's first cell (open + extend)
+ * within 127. */
 static int narrow_ok(const nw_align_params_t *p)
 {
 	const nw_scoring_t *sc = p->sc;
-	const char *env = getenv("NWALIGN_CPU_INTER");
 	return p->mode == NW_MODE_LOCAL && sc->max_score <= 127 && sc->min_score >= -127 &&
-	       sc->gap_open + sc->gap_extend <= 127 && !(env && !strcmp(env, "16"));
+	       sc->gap_open + sc->gap_extend <= 127;
 }
 
 /* Columns of a reverse (start) pass over rows that fit 16 bits: both its boundaries are
@@ -173,10 +172,11 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	const int mm = mm_form(p->sc, &ma, &mi, &K);
 	const int paths = res != NULL; /* spans of any pairs: table form when not mm */
 	plan->paths = paths;
-	plan->narrow = !mm && !paths && narrow_ok(p);
-	const int group_lanes = plan->lanes * (plan->narrow ? 2 : 1);
+	/* NWALIGN_CPU_INTER=0: no groups; 16: groups in 16-bit lanes only (tests, benchmarks) */
 	const char *env = getenv("NWALIGN_CPU_INTER");
 	const int off = env && !strcmp(env, "0");
+	plan->narrow = !mm && !paths && narrow_ok(p) && !(env && !strcmp(env, "16"));
+	const int group_lanes = plan->lanes * (plan->narrow ? 2 : 1);
 	sort_item_t *items = NULL;
 	int64_t n_items = 0;
 	if ((paths || !p->starts_only) && !off && n > 0) {

@@ -21,11 +21,11 @@
  * to fill the GPU side by side, and the host work too short to gain from a thread. */
 #define NW_LANE_MIN_PAIRS 32768
 /* Long pairs split sooner: a lane takes this many residues, as long as it keeps
- * NW_LANE_MIN_LONG pairs (10,000 reads of 10 kb, in sets of 6,712 pairs, go over 4 lanes,
- * whose host work between passes then overlaps the other lanes' kernels). Fewer long pairs
- * than 4 an SM (528 on an H100) would leave the batch kernel for the long kernel, which
- * takes one problem after another: 2,000 pairs of 10 kb over 4 lanes took 1.7 s instead
- * of 0.55 s. */
+ * NW_LANE_MIN_LONG pairs, so that the host work between one lane's passes overlaps the
+ * other lanes' kernels. The floor keeps each lane above the engine's own threshold for its
+ * batch kernel (NW_LONG_BATCHED_PER_SM long problems an SM, gpu_align.cu): below it the
+ * engine takes long problems one after another in the long kernel, far slower than one
+ * lane holding them all. */
 #define NW_LANE_MIN_RESIDUES ((uint64_t)8 << 20)
 #define NW_LANE_MIN_LONG 1024
 
