@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <htslib/hts.h>
@@ -405,11 +406,17 @@ int main(int argc, char **argv)
 	catch_stop_signals();
 	int ret = nw_run(&opt, err, sizeof err);
 	free(cl);
+	int status = 0;
 	if (ret < 0) {
 		fprintf(stderr, "nwalign: error: %s\n", err);
-		if (ret == NW_ERR_INTERRUPTED && nw_stop_requested() > 0)
-			return 128 + nw_stop_requested(); /* the shell's convention for a signal */
-		return ret == NW_ERR_USAGE ? 1 : 2;
+		status = ret == NW_ERR_INTERRUPTED && nw_stop_requested() > 0
+				 ? 128 + nw_stop_requested() /* the shell's convention for a signal */
+				 : ret == NW_ERR_USAGE ? 1 : 2;
 	}
-	return 0;
+	if (nw_gpu_left_opening()) { /* not exit(): see nwalign.h */
+		if (fflush(NULL) != 0 && status == 0)
+			status = 2;
+		_exit(status);
+	}
+	return status;
 }

@@ -214,6 +214,10 @@ void nw_reader_count_chars(const nw_reader_t *r, uint64_t counts[256]);
 int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err,
 		     size_t errlen);
 int64_t nw_reader_records_read(const nw_reader_t *r); /* records filled so far */
+/* 1 when no record follows the ones filled (the rest of the input, if any, is blank),
+ * 0 otherwise or on a read error (which the next fill reports). Reads ahead a block at
+ * most while the rest is blank; consumes nothing. */
+int nw_reader_at_end(nw_reader_t *r);
 const char *nw_reader_path(const nw_reader_t *r);
 void nw_reader_close(nw_reader_t *r);
 
@@ -316,6 +320,15 @@ void nw_workspace_free(nw_workspace_t *ws);
 /* Pairs the workspace's inter-sequence passes ran in 8-bit lanes, and how many of them
  * saturated and ran again in 16 bits (-v). */
 void nw_workspace_narrow_counts(const nw_workspace_t *ws, int64_t *lanes, int64_t *saturated);
+/* Threads that the forward pass of one long pair may take (1, the default: the calling
+ * thread alone); min_cells and min_rows: the pairs that qualify and the shortest stripe
+ * of query rows a thread takes (0: NW_TEAM_MIN_CELLS, NW_TEAM_MIN_ROWS; tests set them
+ * small). */
+void nw_workspace_set_team(nw_workspace_t *ws, int threads, int64_t min_cells, int64_t min_rows);
+/* Forward passes that the workspace ran over a team, and the most threads one took (-v). */
+void nw_workspace_team_counts(const nw_workspace_t *ws, int64_t *passes, int *most_threads);
+#define NW_TEAM_MIN_CELLS ((int64_t)1 << 24)
+#define NW_TEAM_MIN_ROWS 1024
 
 /* Align codes q[0..qlen) (query) with r[0..rlen) (reference). */
 int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
@@ -368,6 +381,11 @@ void nw_opt_gact(const nw_opt_t *opt, int *tile, int *overlap);
 /* Run the whole pipeline: read, align, write. Returns 0 or a negative code (message in
  * err). */
 int nw_run(const nw_opt_t *opt, char *err, size_t errlen);
+/* 1 when a run gave its (small) input to the CPU engine and left the GPU opening on a
+ * thread of its own (--backend auto): the process should then end with _exit once its
+ * output is flushed, since exit() would wait for the CUDA driver or tear it down under
+ * that thread. */
+int nw_gpu_left_opening(void);
 /* Ask a running nw_run to stop (async-signal-safe: a signal handler may call it, with the
  * signal's number). It returns NW_ERR_INTERRUPTED soon after, the chunks already aligned
  * written in full and the output closed: every record in it whole. */

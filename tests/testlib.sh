@@ -3,6 +3,11 @@
 NWALIGN=${NWALIGN:-./nwalign}
 top=${top_srcdir:-.}
 data=$top/data
+# --backend auto gives small runs to the CPU engine rather than wait for the GPU to open;
+# the tests' inputs are small, and the GPU tests among them are there to run the GPU:
+# off, except where a test asks for it (small_runs.sh)
+NWALIGN_AUTO_CPU_S=${NWALIGN_AUTO_CPU_S-0}
+export NWALIGN_AUTO_CPU_S
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nwtest.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 pass=0

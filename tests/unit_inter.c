@@ -371,8 +371,10 @@ static void run_narrow(int isa, const scoring_case_t *c)
 static void run_striped(const scoring_case_t *c, nw_mode_t mode, int n, int64_t lo, int64_t hi,
 			int64_t flank)
 {
-	nw_workspace_t *vec = nw_workspace_new(), *sca = nw_workspace_new();
+	nw_workspace_t *vec = nw_workspace_new(), *sca = nw_workspace_new(), *team = nw_workspace_new();
 	nw_workspace_set_simd(sca, 0);
+	/* teams of up to 3 threads in stripes of 64 rows and more, for every pair */
+	nw_workspace_set_team(team, 3, 1, 64);
 	uint8_t *q = malloc((size_t)hi + 64), *r = malloc((size_t)hi * 2 + (size_t)flank + 64);
 	nw_align_params_t p = {.mode = mode, .sc = &c->sc};
 	for (int k = 0; k < n; k++) {
@@ -406,6 +408,21 @@ static void run_striped(const scoring_case_t *c, nw_mode_t mode, int n, int64_t 
 			      (long long)a.rend, (long long)b.score, (long long)b.qstart,
 			      (long long)b.qend, (long long)b.rstart, (long long)b.rend);
 			nw_result_free(&a);
+			/* the forward pass split over a team of threads */
+			const int64_t before = team->team_passes;
+			nw_workspace_set_isa(team, isa);
+			ok = nw_cpu_align(&p, q, m, r, len, team, &a) == 0 && same_result(&a, &b);
+			CHECK(ok, "striped team %s: %s %s %lldx%lld: got %lld [%lld,%lld)x[%lld,%lld), "
+				  "want %lld [%lld,%lld)x[%lld,%lld)", nw_cpu_isa_name(isa), c->label,
+			      mode_name(mode), (long long)m, (long long)len, (long long)a.score,
+			      (long long)a.qstart, (long long)a.qend, (long long)a.rstart,
+			      (long long)a.rend, (long long)b.score, (long long)b.qstart,
+			      (long long)b.qend, (long long)b.rstart, (long long)b.rend);
+			nw_result_free(&a);
+			if (m >= 128) /* two stripes of 64 rows at least: the team ran */
+				CHECK(team->team_passes == before + 1, "striped team %s: %s %s %lldx%lld: "
+				      "no team pass", nw_cpu_isa_name(isa), c->label, mode_name(mode),
+				      (long long)m, (long long)len);
 		}
 		nw_result_free(&b);
 	}
@@ -413,6 +430,57 @@ static void run_striped(const scoring_case_t *c, nw_mode_t mode, int n, int64_t 
 	free(r);
 	nw_workspace_free(vec);
 	nw_workspace_free(sca);
+	nw_workspace_free(team);
+}
+
+/* Teams (nw_striped_team) on equal bests in different stripes: a query holding two copies
+ * of the reference (the second with a few changes, or exact), local and semiglobal: the
+ * bests end in the same reference column, and the first copy's (the smallest query end)
+ * must win as in the single pass. */
+static void run_team_ties(const scoring_case_t *c)
+{
+	enum { L = 300, GAP = 100 };
+	uint8_t r[L], q[2 * L + GAP];
+	nw_workspace_t *one = nw_workspace_new(), *team = nw_workspace_new();
+	nw_workspace_set_team(team, 4, 1, 64);
+	for (int trial = 0; trial < 8; trial++) {
+		for (int i = 0; i < L; i++)
+			r[i] = code(c->kind);
+		int64_t m = 0;
+		for (int i = 0; i < L; i++)
+			q[m++] = r[i];
+		if (trial >= 4) /* trials 4-7: the second copy is the better one */
+			while (q[L / 2] == r[L / 2])
+				q[L / 2] = code(c->kind);
+		for (int i = 0; i < (trial & 1 ? GAP : 0); i++)
+			q[m++] = code(c->kind);
+		for (int i = 0; i < L; i++)
+			q[m++] = r[i];
+		const nw_mode_t modes[] = {NW_MODE_LOCAL, NW_MODE_SEMIGLOBAL};
+		for (int md = 0; md < 2; md++)
+			for (int isa = 0; isa < NW_ISA_COUNT; isa++) {
+				if (!nw_cpu_isa_supported(isa))
+					continue;
+				nw_align_params_t p = {.mode = modes[md], .sc = &c->sc};
+				nw_result_t a = {0}, b = {0};
+				nw_workspace_set_isa(one, isa);
+				nw_workspace_set_isa(team, isa);
+				const int64_t before = team->team_passes;
+				CHECK(nw_cpu_align(&p, q, m, r, L, one, &b) == 0, "single");
+				int ok = nw_cpu_align(&p, q, m, r, L, team, &a) == 0 &&
+					 same_result(&a, &b) && team->team_passes == before + 1;
+				CHECK(ok, "team ties %s: %s %s: got %lld [%lld,%lld)x[%lld,%lld), want %lld "
+					  "[%lld,%lld)x[%lld,%lld)", nw_cpu_isa_name(isa), c->label,
+				      mode_name(modes[md]), (long long)a.score, (long long)a.qstart,
+				      (long long)a.qend, (long long)a.rstart, (long long)a.rend,
+				      (long long)b.score, (long long)b.qstart, (long long)b.qend,
+				      (long long)b.rstart, (long long)b.rend);
+				nw_result_free(&a);
+				nw_result_free(&b);
+			}
+	}
+	nw_workspace_free(one);
+	nw_workspace_free(team);
 }
 
 int main(void)
@@ -490,6 +558,8 @@ int main(void)
 	 * its first column and top row fall below 16 bits and saturate there within the
 	 * 5,000-6,000 columns it runs, while the target (a copy of the read) lies far above
 	 * what a saturated cell can reach, so the whole pass runs in 16 bits. */
+	for (int c = 0; c < nc; c++)
+		run_team_ties(&cases[c]);
 	static scoring_case_t steep = {.label = "dna 1/1 10+8L", .kind = 0};
 	CHECK(nw_scoring_dna(&steep.sc, 1, 1, 10, 8, err, sizeof err) == 0, "%s", err);
 	run_striped(&steep, NW_MODE_SEMIGLOBAL, 2, 5000, 6000, 3000);

@@ -126,8 +126,10 @@ void nw_dp_pass(const dp_pass_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
 nw_workspace_t *nw_workspace_new(void)
 {
 	nw_workspace_t *ws = calloc(1, sizeof(nw_workspace_t));
-	if (ws)
+	if (ws) {
 		ws->isa = -1;
+		nw_workspace_set_team(ws, 1, 0, 0);
+	}
 	return ws;
 }
 
@@ -155,6 +157,19 @@ void nw_workspace_narrow_counts(const nw_workspace_t *ws, int64_t *lanes, int64_
 {
 	*lanes = ws->narrow_lanes;
 	*saturated = ws->narrow_saturated;
+}
+
+void nw_workspace_set_team(nw_workspace_t *ws, int threads, int64_t min_cells, int64_t min_rows)
+{
+	ws->team = threads > 1 ? threads : 1;
+	ws->team_min_cells = min_cells > 0 ? min_cells : NW_TEAM_MIN_CELLS;
+	ws->team_min_rows = min_rows > 0 ? min_rows : NW_TEAM_MIN_ROWS;
+}
+
+void nw_workspace_team_counts(const nw_workspace_t *ws, int64_t *passes, int *most_threads)
+{
+	*passes = ws->team_passes;
+	*most_threads = ws->team_most;
 }
 
 void nw_workspace_set_simd(nw_workspace_t *ws, int on)
@@ -249,7 +264,9 @@ static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 	dp_hit_t hit;
 	st_pass_t st = {.q = q, .r = r, .m = qlen, .n = rlen, .sc = sc, .local = local,
 			.ref_free = p->mode == NW_MODE_SEMIGLOBAL, .track = track};
-	int ran = nw_striped_pass(ws, &st, &hit);
+	int ran = nw_striped_team(ws, &st, &hit);
+	if (ran == 0)
+		ran = nw_striped_pass(ws, &st, &hit);
 	if (ran < 0)
 		return ran;
 	if (ran) {

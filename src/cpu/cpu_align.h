@@ -72,6 +72,11 @@ struct nw_workspace_s {
 	int64_t narrow_saturated; /* of them, those run again in 16 bits (-v, tests) */
 	int64_t narrow_alone;    /* of those, the ones run pair by pair (tests) */
 	int64_t narrow_regroups; /* 16-bit group passes run for the others (tests) */
+	int team;                /* threads a long pair's forward pass may take (1: its own) */
+	int64_t team_min_cells;  /* ... for pairs of this many cells or more */
+	int64_t team_min_rows;   /* ... in stripes of this many query rows or more */
+	int64_t team_passes;     /* passes run by a team so far (-v, tests) */
+	int team_most;           /* the most threads a team took (-v) */
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that
@@ -85,6 +90,7 @@ void nw_workspace_set_full_cells(nw_workspace_t *ws, int64_t cells);
  * the smallest reference end, then smallest query end; LASTROW the maximum over the whole
  * query at the smallest reference end; TARGET / TARGET_LASTCOL the first reference column
  * where any cell / the whole query reaches target; NONE the corner H[n][m]. */
+typedef struct st_edge_s st_edge_t;
 typedef struct {
 	const uint8_t *q, *r;
 	int64_t m, n;
@@ -92,12 +98,37 @@ typedef struct {
 	int local, ref_free;
 	dp_track_t track;
 	int64_t target;
+	/* a stripe of a longer query (nw_striped_team): q[0] is position q0 of the whole
+	 * query; in: the row above, column by column, from the stripe above (NULL: the
+	 * matrix's top row); out: this stripe's last row, for the stripe below (or NULL) */
+	int64_t q0;
+	st_edge_t *in, *out;
 } st_pass_t;
+
+/* The row between two stripes, in a ring of columns: h[j] = H of the upper stripe's last
+ * row in column j, f[j] = the F entering the lower stripe's first row. The upper stripe
+ * publishes done (the last column written), the lower one used (the last column read),
+ * each every ST_EDGE_STEP columns; on cache lines of their own. */
+#define ST_EDGE_RING 4096
+#define ST_EDGE_MASK (ST_EDGE_RING - 1)
+#define ST_EDGE_STEP 64
+struct st_edge_s {
+	_Alignas(64) int64_t done;
+	_Alignas(64) int64_t used;
+	_Alignas(64) int32_t h[ST_EDGE_RING];
+	int32_t f[ST_EDGE_RING];
+};
 
 /* 1 when the pass ran (hit->row = reference end, hit->col = query end), 0 when it does not
  * apply (values could leave 32 bits, or a stopping track's target lies past the columns a
  * 16-bit pass can take and 32 bits do not fit: run nw_dp_pass), or a negative code. */
 int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit);
+/* The same pass over a team of threads (ws->team of them, nw_workspace_set_team): the query
+ * in stripes of rows, one a thread, each stripe one column behind the stripe above; the
+ * same hit by the same tie rules. 1 when it ran, 0 when it does not apply (a single thread,
+ * a pair too small, a stopping track, values that leave 32 bits, a thread that could not
+ * start: run nw_striped_pass), or NW_ERR_MEMORY. */
+int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit);
 /* Tests: 0 runs only the scalar passes. */
 void nw_workspace_set_simd(nw_workspace_t *ws, int on);
 /* Tests: the striped pass runs with instruction set isa (nw_isa_t; -1: the chosen one). */

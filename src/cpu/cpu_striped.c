@@ -4,11 +4,43 @@
  * to spare (columns_in_16bit), else in 32 bits when the whole pass fits there, else the
  * caller runs the scalar twin (nw_dp_pass).
  */
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu_align.h"
 #include "cpu_isa.h"
+
+/* Waits until *counter reaches need; returns its value. The stripes of a team run one a
+ * thread and a little apart, so a wait is short: spin, then leave the core to others. */
+static int64_t st_edge_wait(const int64_t *counter, int64_t need)
+{
+	int64_t v;
+	for (int spins = 0; (v = __atomic_load_n(counter, __ATOMIC_ACQUIRE)) < need; spins++) {
+		if (spins >= 256)
+			sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+		else
+			__builtin_ia32_pause();
+#endif
+	}
+	return v;
+}
+
+/* Column j of a stripe's last row into its edge (once the stripe below has read the
+ * column that held the slot before); published every ST_EDGE_STEP columns and at the
+ * last. *free_to: the last column known to be free to write. */
+static inline void st_edge_put(st_edge_t *e, int64_t j, int32_t h, int32_t f, int last,
+			       int64_t *free_to)
+{
+	if (j > *free_to)
+		*free_to = st_edge_wait(&e->used, j - ST_EDGE_RING) + ST_EDGE_RING;
+	e->h[j & ST_EDGE_MASK] = h;
+	e->f[j & ST_EDGE_MASK] = f;
+	if ((j & (ST_EDGE_STEP - 1)) == 0 || last)
+		__atomic_store_n(&e->done, j, __ATOMIC_RELEASE);
+}
 
 #define SIMD_TEMPLATE "striped_kernel.h"
 #define SIMD_WIDE
@@ -104,4 +136,108 @@ int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 	if (!wide_ok)
 		return 0;
 	return pass_for(isa, 1)(ws->simd, p, p->n, hit);
+}
+
+/* ---------------------------------------------------------------- teams */
+
+typedef struct {
+	striped_fn fn;
+	void *mem;
+	st_pass_t pass;
+	dp_hit_t hit;
+	int64_t cols;
+	const int64_t *go; /* 1: run; -1: a thread of the team did not start, give up */
+} stripe_t;
+
+static void *stripe_thread(void *arg)
+{
+	stripe_t *s = arg;
+	int64_t go;
+	while ((go = __atomic_load_n(s->go, __ATOMIC_ACQUIRE)) == 0)
+		sched_yield();
+	if (go == 1)
+		s->fn(s->mem, &s->pass, s->cols, &s->hit);
+	return NULL;
+}
+
+int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
+{
+	const int64_t m = p->m, n = p->n, unit = 64; /* stripes of whole vectors (VL <= 64) */
+	if (ws->team < 2 || ws->simd_off || p->in || p->out || m * n < ws->team_min_cells ||
+	    (p->track != DP_TRACK_NONE && p->track != DP_TRACK_LASTROW && p->track != DP_TRACK_MAX))
+		return 0;
+	int64_t k = m / (ws->team_min_rows > unit ? ws->team_min_rows : unit);
+	k = k < ws->team ? k : ws->team;
+	if (k < 2)
+		return 0;
+	int wide;
+	if (columns_in_16bit(p) == n)
+		wide = 0;
+	else if (fits_32bit(p))
+		wide = 1;
+	else
+		return 0;
+	/* k stripes of rows rows each (a multiple of every lane count), the last one shorter */
+	const int64_t rows = ((m + k - 1) / k + unit - 1) / unit * unit;
+	k = (m + rows - 1) / rows;
+	const size_t bytes = ((size_t)rows + 64) * 4 * (size_t)(p->sc->n_codes + 4);
+	stripe_t *st = calloc((size_t)k, sizeof *st);
+	st_edge_t *edges = NULL;
+	pthread_t *tid = calloc((size_t)k, sizeof *tid);
+	int ret = st && tid && posix_memalign((void **)&edges, 64, (size_t)(k - 1) * sizeof *edges) == 0
+			  ? 0 : NW_ERR_MEMORY;
+	int64_t go = 0;
+	int started = 0;
+	const int isa = ws->isa >= 0 ? ws->isa : (int)nw_cpu_isa();
+	for (int64_t s = 0; ret == 0 && s < k; s++) {
+		st[s].fn = pass_for(isa, wide);
+		st[s].go = &go;
+		st[s].cols = n;
+		st[s].pass = *p;
+		st[s].pass.q = p->q + s * rows;
+		st[s].pass.q0 = s * rows;
+		st[s].pass.m = s == k - 1 ? m - s * rows : rows;
+		st[s].pass.in = s > 0 ? &edges[s - 1] : NULL;
+		st[s].pass.out = s < k - 1 ? &edges[s] : NULL;
+		/* the last row's maximum is the last stripe's; the others pass their rows on */
+		if (p->track == DP_TRACK_LASTROW && s < k - 1)
+			st[s].pass.track = DP_TRACK_NONE;
+		if (posix_memalign(&st[s].mem, 64, bytes) != 0)
+			ret = NW_ERR_MEMORY;
+		if (s < k - 1) {
+			edges[s].done = -1;
+			edges[s].used = -1;
+		}
+	}
+	for (int64_t s = 1; ret == 0 && s < k; s++, started++)
+		if (pthread_create(&tid[s], NULL, stripe_thread, &st[s]) != 0)
+			break;
+	const int all = ret == 0 && started == k - 1;
+	__atomic_store_n(&go, all ? 1 : -1, __ATOMIC_RELEASE);
+	if (all)
+		st[0].fn(st[0].mem, &st[0].pass, n, &st[0].hit);
+	for (int64_t s = 1; s <= started; s++)
+		pthread_join(tid[s], NULL);
+	if (all) {
+		*hit = st[k - 1].hit;
+		if (p->track == DP_TRACK_NONE || p->track == DP_TRACK_LASTROW)
+			hit->col = m;
+		for (int64_t s = 0; p->track == DP_TRACK_MAX && s < k; s++) {
+			/* the best, at the smallest reference end, then the smallest query end */
+			dp_hit_t h = st[s].hit;
+			h.col += st[s].pass.q0;
+			if (s == 0 || h.score > hit->score ||
+			    (h.score == hit->score && (h.row < hit->row ||
+						       (h.row == hit->row && h.col < hit->col))))
+				*hit = h;
+		}
+		ws->team_passes++;
+		ws->team_most = ws->team_most > (int)k ? ws->team_most : (int)k;
+	}
+	for (int64_t s = 0; st && s < k; s++)
+		free(st[s].mem);
+	free(st);
+	free(edges);
+	free(tid);
+	return ret < 0 ? ret : all;
 }

@@ -17,6 +17,12 @@
  *     top of every lane. In global passes F runs down every
  *     column below the best path, where the lazy loop would cross all lanes each column.
  * The scores are those of the scalar recurrence (nw_dp_pass, the twin) for every scoring.
+ *
+ * A pass may also be one stripe of a longer query (nw_striped_team, cpu_striped.c): q[0..m) then starts at
+ * position q0 of the whole query, the row above it comes column by column from the stripe
+ * above (p->in) and its last row goes to the stripe below (p->out), through rings that
+ * st_edge_wait() paces. Such passes always scan, since the scan's last lane leaves the F
+ * that enters the next stripe; their m is a multiple of VL when p->out is set.
  * The tie rules are the scalar engine's: the outer loop is the reference, so the first
  * column to reach a value is the smallest reference end, and a scan of that column finds
  * the smallest query end.
@@ -52,6 +58,14 @@ static int64_t ISA_FN(st_first)(const V *col, int64_t seg_len, int64_t m, int64_
 	return -1;
 }
 
+/* F of the last lane of v, as a plain integer. */
+static ISA_TARGET int32_t ISA_FN(st_top_lane)(V v)
+{
+	_Alignas(64) LT t[VL];
+	vstore(t, v);
+	return t[VL - 1];
+}
+
 /* The pass over reference columns 1..cols (cols <= p->n; all n unless the track stops),
  * with mem holding seg_len * (n_codes + 3) vectors. Returns 1 when it ran to its answer,
  * 0 when a stopping track did not reach its target within cols. */
@@ -65,7 +79,9 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 	V *h_store = h_load + seg_len, *e_next = h_store + seg_len;
 	/* the scan's carry costs a step a lane each column: worth it on columns of enough
 	 * segments, where the lazy loop would cross the lanes one segment at a time */
-	const int scan = !p->local && seg_len * 2 >= VL;
+	st_edge_t *in = p->in, *out = p->out;
+	const int scan = in || out || (!p->local && seg_len * 2 >= VL);
+	int64_t in_ready = 0, out_free = ST_EDGE_RING - 1;
 
 	/* Query profile: prof[c][s] lane l = score of query position l*seg_len+s against
 	 * code c; padding positions past the query get ST_PAD. */
@@ -82,7 +98,7 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 		LT *h = (LT *)(h_load + s);
 		for (int l = 0; l < VL; l++) {
 			int64_t i = l * seg_len + s + 1;
-			h[l] = (LT)(p->local ? 0 : ST_FLOOR(-(O + (i <= m ? i : m) * X)));
+			h[l] = (LT)(p->local ? 0 : ST_FLOOR(-(O + (p->q0 + (i <= m ? i : m)) * X)));
 		}
 	}
 	const V v_ox = vset1(O + X), v_x = vset1(X), v_zero = vset1(0), v_neg = vset1(ST_NEG);
@@ -102,18 +118,34 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 		if (p->track == DP_TRACK_TARGET_LASTCOL && hit->score == p->target)
 			return 1;
 	}
+	if (out) /* H of the stripe's last row in column 0 */
+		st_edge_put(out, 0, ST_CELL(h_load, seg_len, m - 1), 0, 0, &out_free);
 
 	for (int64_t j = 1; j <= cols; j++) {
 		const V *vp = prof + (int64_t)p->r[j - 1] * seg_len;
-		const int64_t top_prev = top_free || j == 1 ? 0 : -(O + (j - 1) * X); /* H[0][j-1] */
-		const int64_t top_here = top_free ? 0 : -(O + j * X);
+		/* H of the row above in column j - 1, and the F entering the first row */
+		int64_t top_prev, f_top;
+		if (in) {
+			if (j > in_ready)
+				in_ready = st_edge_wait(&in->done, j);
+			top_prev = in->h[(j - 1) & ST_EDGE_MASK];
+			f_top = in->f[j & ST_EDGE_MASK];
+			if ((j & (ST_EDGE_STEP - 1)) == 0) /* columns up to j - 1 read */
+				__atomic_store_n(&in->used, j - 1, __ATOMIC_RELEASE);
+		} else {
+			top_prev = top_free || j == 1 ? 0 : -(O + (j - 1) * X); /* H[0][j-1] */
+			f_top = (top_free ? 0 : -(O + j * X)) - (O + X);
+		}
 		V vh = vshl1(h_load[seg_len - 1], ST_FLOOR(top_prev));
-		V vf = vshl1(v_neg, ST_FLOOR(top_here - (O + X)));
+		V vf = vshl1(v_neg, ST_FLOOR(f_top));
+		int32_t f_out = 0; /* the F entering the row below the stripe */
 		V vmax_ = v_neg;
 		if (scan) {
 			/* Ht, and the F that each lane's own rows pass to the lane below */
 			for (int64_t s = 0; s < seg_len; s++) {
 				vh = vmax(vadds(vh, vp[s]), e_next[s]);
+				if (p->local) /* Ht holds the 0 too: F from it is F from H */
+					vh = vmax(vh, v_zero);
 				vf = vmax(vsubs(vf, v_x), vsubs(vh, v_ox));
 				V next = h_load[s];
 				h_store[s] = vh;
@@ -121,16 +153,16 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 			}
 			/* the F entering each lane: the one leaving the lane above, or that lane's
 			 * own entering F carried down its seg_len rows; lane 0 starts at the top */
-			_Alignas(64) LT out[VL], in[VL];
-			vstore(out, vshl1(vf, ST_FLOOR(top_here - (O + X))));
+			_Alignas(64) LT leaving[VL], entering[VL];
+			vstore(leaving, vshl1(vf, ST_FLOOR(f_top)));
 			int64_t carry = ST_NEG, drop = seg_len * X;
 			for (int l = 0; l < VL; l++) {
-				carry = carry - drop > out[l] ? carry - drop : out[l];
+				carry = carry - drop > leaving[l] ? carry - drop : leaving[l];
 				carry = carry < ST_NEG ? ST_NEG : carry;
-				in[l] = (LT)carry;
+				entering[l] = (LT)carry;
 			}
 			/* the column again, F now exact from the top of every lane */
-			vf = vload(in);
+			vf = vload(entering);
 			for (int64_t s = 0; s < seg_len; s++) {
 				V ht = h_store[s];
 				V h = vmax(ht, vf);
@@ -139,6 +171,8 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 				e_next[s] = vmax(vsubs(e_next[s], v_x), vsubs(h, v_ox));
 				vf = vmax(vsubs(vf, v_x), vsubs(ht, v_ox));
 			}
+			if (out)
+				f_out = ISA_FN(st_top_lane)(vf);
 			goto column_done;
 		}
 		for (int64_t s = 0; s < seg_len; s++) {
@@ -172,6 +206,9 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 			}
 		}
 column_done:
+		if (out)
+			st_edge_put(out, j, ST_CELL(h_store, seg_len, m - 1), f_out, j == cols,
+				    &out_free);
 		switch (p->track) {
 		case DP_TRACK_MAX: {
 			int32_t colmax = ISA_FN(st_hmax)(vmax_);

@@ -729,6 +729,21 @@ int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err
 	return 0;
 }
 
+int nw_reader_at_end(nw_reader_t *r)
+{
+	for (;;) {
+		if (r->have_hdr || r->failed)
+			return 0;
+		for (size_t k = r->buf_pos; k < r->buf_end; k++)
+			if (r->buf[k] != '\n' && r->buf[k] != '\r' && r->buf[k] != ' ' && r->buf[k] != '\t')
+				return 0;
+		if (r->eof)
+			return 1;
+		if (refill(r) < 0) /* the next fill meets the error again and reports it */
+			return 0;
+	}
+}
+
 int64_t nw_reader_records_read(const nw_reader_t *r)
 {
 	return r->n_read;

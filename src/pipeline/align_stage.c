@@ -134,6 +134,12 @@ static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		job.plan = &plan;
 		n = plan.n_rest;
 	}
+	/* Fewer pairs than threads, none in groups: the threads left over share out the
+	 * forward passes of long pairs (nw_striped_team) */
+	const int team = (!job.plan || job.plan->n_groups == 0) && n > 0 && n < run->opt->threads
+				 ? run->opt->threads / (int)n : 1;
+	for (int t = 0; t < nt; t++)
+		nw_workspace_set_team(run->cpu_ws[t], team, 0, 0);
 	job.grain = n / ((int64_t)nt * 16);
 	job.grain = job.grain < 1 ? 1 : job.grain > 64 ? 64 : job.grain;
 	pthread_t *tid = calloc((size_t)nt, sizeof *tid);

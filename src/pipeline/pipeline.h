@@ -95,6 +95,9 @@ typedef struct {
 	nw_align_params_t params;    /* want_path set when the output needs a path */
 	nw_gpu_t *gpu;               /* NULL: the CPU engine */
 	nw_lanes_t lanes;            /* the GPU engine's calls on several threads */
+	int small_on_cpu;            /* --backend auto gave the whole (small) input to the CPU
+				      * engine rather than wait for the GPU to open (setup.c) */
+	double small_est_s;          /* the CPU engine's estimated seconds for it */
 	int gpu_failed;              /* the GPU engine failed (align_stage.c) or, gpu NULL,
 				      * would not open (setup.c): the CPU engine took over
 				      * (--backend auto) */
@@ -196,9 +199,11 @@ int nw_run_partitioned(run_t *run, nw_feeder_t *fd, nw_parts_t *pt, int64_t nq, 
 /* setup.c */
 /* The GPU is opened on a thread of its own while the inputs are read: starting the CUDA
  * driver and a context takes a few tenths of a second, as long as reading a batch. */
+typedef struct gpu_open_job_s gpu_open_job_t; /* the opener thread's (setup.c) */
 typedef struct {
 	const nw_opt_t *opt;
 	pthread_t tid;
+	gpu_open_job_t *job; /* while the thread runs */
 	int started;
 	int ret;             /* 0: run->gpu set or the CPU engine chosen; < 0: err says why */
 	int open_failed;     /* --backend auto and the device would not open: err says why */
@@ -214,8 +219,12 @@ int nw_choose_alphabet(run_t *run, nw_reader_t *qr, nw_reader_t *rr, nw_alphabet
 		       char *err, size_t errlen);
 int nw_setup_scoring(run_t *run, char *err, size_t errlen);
 void nw_gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt);
-/* The engine: the GPU the opener found (joined here), or the CPU. */
-int nw_setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen);
+/* The engine: the GPU the opener found (joined here), or the CPU. With --backend auto, a
+ * run whose whole input is the first set (whole; set, and rb all against all or NULL for
+ * zip) and small enough for the CPU engine to finish before the GPU would open goes to the
+ * CPU engine (run->small_on_cpu), the GPU left opening on its thread (nw_gpu_left_opening). */
+int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
+		     const nw_batch_t *rb, int whole, char *err, size_t errlen);
 /* An opener not joined (an error came first): wait for it and close what it opened. */
 void nw_gpu_opener_finish(gpu_opener_t *o);
 /* -f blast6: the statistics of the scoring (an error naming the gap costs that have them

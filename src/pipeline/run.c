@@ -360,6 +360,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 							    errlen)
 					 : nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
 		goto out;
+	/* Whether the first set is the whole input (a small run may then go to the CPU engine
+	 * rather than wait for the GPU: nw_setup_backend), asked before the feeder reads on */
+	const int whole = opener.started && !partitioned && nw_reader_at_end(qr) &&
+			  (!zip || nw_reader_at_end(rr));
 	/* The first query set is packed (and the next one starts reading) before the engine is
 	 * known: the GPU may still be opening, which takes 0.1-0.3 s on its own. */
 	nw_feeder_init(&feeder, qr, zip ? rr : NULL, run.alphabet, opt->both_strands, q_batch,
@@ -371,8 +375,13 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		goto out;
 	}
 	run.stage_s[STAGE_READ] += nw_pl_now() - t_first;
-	if ((ret = nw_setup_backend(&run, &opener, err, errlen)) < 0)
+	if ((ret = nw_setup_backend(&run, &opener, &feeder.set[0], zip ? NULL : &rb, whole, err,
+				    errlen)) < 0)
 		goto out;
+	if (run.small_on_cpu)
+		nw_log_info("a small run: the CPU engine aligns it (about %.3f s on %d thread%s) "
+			    "without waiting for the GPU to open", run.small_est_s, opt->threads,
+			    opt->threads == 1 ? "" : "s");
 	char cpu_name[64];
 	snprintf(cpu_name, sizeof cpu_name, "cpu (%s)", nw_cpu_isa_name(nw_cpu_isa()));
 	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
@@ -435,7 +444,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    run.cells, sec,
 			    sec > 0 ? run.cells / sec * 1e-9 : 0.0,
 			    run.gpu ? (run.gpu_failed ? "gpu, then cpu (the GPU failed)" : "gpu")
-				    : run.gpu_failed ? "cpu (the GPU could not be opened)" : "cpu",
+				    : run.gpu_failed ? "cpu (the GPU could not be opened)"
+				    : run.small_on_cpu ? "cpu (a small run)" : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
 		if (partitioned)
 			nw_log_info("references read in partitions of about %.3g residues: %lld "
@@ -458,6 +468,20 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			nw_workspace_narrow_counts(run.cpu_ws[t], &nl, &ns);
 			narrow += nl, saturated += ns;
 		}
+		int64_t team_passes = 0;
+		int team_most = 0;
+		for (int t = 0; t < run.n_cpu_ws; t++) {
+			int64_t tp;
+			int tm;
+			nw_workspace_team_counts(run.cpu_ws[t], &tp, &tm);
+			team_passes += tp;
+			team_most = tm > team_most ? tm : team_most;
+		}
+		if (team_passes > 0)
+			nw_log_info("cpu: %lld long pair%s forward pass%s on %d threads at most, in "
+				    "stripes of the query", (long long)team_passes,
+				    team_passes == 1 ? "'s" : "s'", team_passes == 1 ? "" : "es",
+				    team_most);
 		if (narrow > 0)
 			nw_log_info("cpu: %lld pairs in 8-bit lanes, %lld of them aligned again in "
 				    "16 bits (scores of 127 or more)", (long long)narrow,

@@ -111,13 +111,35 @@ static void open_device(gpu_opener_t *o)
 	}
 }
 
+/* The opener's thread works on a copy of the opener of its own (job->o), which the run
+ * takes back when it joins the thread, or leaves to the thread (nw_setup_backend: a small
+ * run on the CPU engine), which then closes what it opened and frees the job. */
+enum { OPEN_RUNNING, OPEN_DONE, OPEN_LEFT };
+struct gpu_open_job_s {
+	gpu_opener_t o;
+	int state; /* OPEN_*, atomic */
+};
+
+/* Set once a run left the GPU opening: the process should end with _exit (nwalign.h). */
+static int gpu_left_opening;
+
+int nw_gpu_left_opening(void)
+{
+	return __atomic_load_n(&gpu_left_opening, __ATOMIC_ACQUIRE);
+}
+
 /* The opener's thread: open_device, timed for -v. */
 static void *open_gpu(void *arg)
 {
-	gpu_opener_t *o = arg;
+	gpu_open_job_t *job = arg;
 	double t = nw_pl_now();
-	open_device(o);
-	o->open_s = nw_pl_now() - t;
+	open_device(&job->o);
+	job->o.open_s = nw_pl_now() - t;
+	if (__atomic_exchange_n(&job->state, OPEN_DONE, __ATOMIC_ACQ_REL) == OPEN_LEFT) {
+		if (job->o.gpu)
+			nw_gpu_close(job->o.gpu);
+		free(job);
+	}
 	return NULL;
 }
 
@@ -127,20 +149,100 @@ void nw_gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt)
 	o->opt = opt;
 	if (opt->backend == NW_BACKEND_CPU || (opt->backend == NW_BACKEND_AUTO && !nw_gpu_built()))
 		return;
-	if (nw_gpu_built() && pthread_create(&o->tid, NULL, open_gpu, o) == 0)
-		o->started = 1;
-	else
-		open_gpu(o); /* no CUDA (nothing to wait for), or no thread: here */
+	gpu_open_job_t *job = nw_gpu_built() ? calloc(1, sizeof *job) : NULL;
+	if (job) {
+		job->o = *o;
+		job->state = OPEN_RUNNING;
+		if (pthread_create(&o->tid, NULL, open_gpu, job) == 0) {
+			o->job = job;
+			o->started = 1;
+			return;
+		}
+		free(job);
+	}
+	open_device(o); /* no CUDA (nothing to wait for), or no thread: here */
+}
+
+/* The outcome of a joined opener's thread, into o. */
+static void take_job(gpu_opener_t *o)
+{
+	gpu_open_job_t *job = o->job;
+	const double waited = o->waited_s;
+	const pthread_t tid = o->tid;
+	*o = job->o;
+	o->waited_s = waited;
+	o->tid = tid;
+	o->started = 0;
+	o->job = NULL;
+	free(job);
+}
+
+/* Whether the run should leave the GPU opening and align on the CPU: --backend auto, the
+ * GPU not open yet, and the whole input (whole) estimated at less than NW_SMALL_RUN_S (or
+ * NWALIGN_AUTO_CPU_S) seconds of the CPU engine on the run's threads. The rates are those
+ * of the slower passes (long pairs in 32-bit lanes, paths), so that the estimate errs
+ * long. */
+#define NW_SMALL_RUN_S 0.1
+#define NW_CPU_CELLS_PER_S 1.5e9      /* a thread's cells a second, scores */
+#define NW_CPU_PATH_CELLS_PER_S 0.5e9 /* ... with paths */
+#define NW_CPU_PAIR_S 1e-6            /* a thread's seconds a pair besides its cells */
+static int small_for_cpu(run_t *run, const gpu_opener_t *o, const nw_batch_set_t *set,
+			 const nw_batch_t *rb, int whole)
+{
+	const nw_opt_t *opt = run->opt;
+	if (!whole || !o->started || opt->backend != NW_BACKEND_AUTO ||
+	    __atomic_load_n(&o->job->state, __ATOMIC_ACQUIRE) != OPEN_RUNNING)
+		return 0;
+	double limit = NW_SMALL_RUN_S;
+	const char *env = getenv("NWALIGN_AUTO_CPU_S");
+	if (env && *env) {
+		char *end;
+		double v = strtod(env, &end);
+		if (*end == '\0' && v >= 0)
+			limit = v;
+	}
+	double cells = 0, pairs;
+	if (rb) { /* all against all */
+		double sq = 0, sr = 0;
+		for (int64_t i = 0; i < set->q.n; i++)
+			sq += set->q.len[i];
+		for (int64_t i = 0; i < rb->n; i++)
+			sr += rb->len[i];
+		cells = sq * sr;
+		pairs = (double)set->q.n * (double)rb->n;
+	} else {
+		for (int64_t i = 0; i < set->q.n && i < set->r.n; i++)
+			cells += (double)set->q.len[i] * set->r.len[i];
+		pairs = (double)set->q.n;
+	}
+	if (opt->both_strands)
+		cells *= 2, pairs *= 2;
+	const double rate = run->params.want_path ? NW_CPU_PATH_CELLS_PER_S : NW_CPU_CELLS_PER_S;
+	run->small_est_s = (cells / rate + pairs * NW_CPU_PAIR_S) / (opt->threads > 0 ? opt->threads : 1);
+	return run->small_est_s < limit;
 }
 
 /* The engine: the GPU the opener found, or the CPU. */
-int nw_setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
+int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
+		     const nw_batch_t *rb, int whole, char *err, size_t errlen)
 {
+	if (o->started && small_for_cpu(run, o, set, rb, whole) &&
+	    __atomic_exchange_n(&o->job->state, OPEN_LEFT, __ATOMIC_ACQ_REL) == OPEN_RUNNING) {
+		/* the thread finishes on its own and frees the job */
+		pthread_detach(o->tid);
+		o->started = 0;
+		o->job = NULL;
+		__atomic_store_n(&gpu_left_opening, 1, __ATOMIC_RELEASE);
+		run->small_on_cpu = 1;
+		run->gpu = NULL;
+		nw_lanes_init(&run->lanes, NULL, run->opt);
+		return 0;
+	}
 	if (o->started) {
 		double t = nw_pl_now();
 		pthread_join(o->tid, NULL);
 		o->waited_s = nw_pl_now() - t;
-		o->started = 0;
+		take_job(o);
 	}
 	if (o->ret < 0) {
 		snprintf(err, errlen, "%s", o->err);
@@ -163,9 +265,10 @@ int nw_setup_backend(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 /* An opener not joined (an error came first): wait for it and close what it opened. */
 void nw_gpu_opener_finish(gpu_opener_t *o)
 {
-	if (o->started)
+	if (o->started) {
 		pthread_join(o->tid, NULL);
-	o->started = 0;
+		take_job(o);
+	}
 	if (o->gpu)
 		nw_gpu_close(o->gpu);
 	o->gpu = NULL;

@@ -1,0 +1,63 @@
+#!/bin/sh
+# small_runs.sh: with --backend auto, a run whose whole input is small goes to the CPU
+# engine instead of waiting for the GPU to open (NWALIGN_AUTO_CPU_S, 0.1 s of estimated
+# work by default), and says so under -v; larger runs, and runs whose input goes on past
+# the first batch, wait for the GPU. Every output is the same bytes whichever engine ran,
+# and the process ends at once, without waiting for the GPU. Skips (77) without a GPU.
+set -u
+. "${top_srcdir:-.}/tests/testlib.sh"
+
+if ! "$NWALIGN" --backend gpu -q "$data/reads.fq" -r "$data/ref.fa" >/dev/null 2>"$tmp/probe"; then
+	echo "SKIP: no GPU engine here ($(cat "$tmp/probe"))"
+	exit 77
+fi
+zip_set 3000 "$tmp/zq.fa" "$tmp/zr.fa"
+# one long pair (6,000 x 6,400): its forward pass also goes over a team of threads
+awk 'BEGIN {srand(7); split("ACGT", b, ""); for (i = 0; i < 6000; i++) s = s b[int(rand() * 4) + 1]
+	t = ""; for (i = 1; i <= length(s); i++) {c = substr(s, i, 1); if (rand() < 0.03) c = b[int(rand() * 4) + 1]; t = t c}
+	u = ""; for (i = 0; i < 400; i++) u = u b[int(rand() * 4) + 1]
+	print ">long_q\n" s >"'"$tmp/lq.fa"'"; print ">long_r\n" substr(t, 1, 3000) u substr(t, 3001) >"'"$tmp/lr.fa"'"}'
+
+# backend_of FILE: what -v's summary line says of the backend
+backend_of() {
+	sed -n 's/.*records written.*, backend \(.*\), [0-9]* threads*$/\1/p' "$1"
+}
+
+# runs NAME WANT LIMIT ARGS...: --backend auto with NWALIGN_AUTO_CPU_S=LIMIT ('' for the
+# default) must run on WANT (cpu: the small-run route; gpu) and give --backend cpu's
+# and --backend gpu's bytes
+runs() {
+	name=$1 want=$2 limit=$3
+	shift 3
+	"$NWALIGN" "$@" --backend cpu >"$tmp/cpu" 2>"$tmp/cpu.err" || bad "$name: --backend cpu failed"
+	"$NWALIGN" "$@" --backend gpu >"$tmp/gpu" 2>"$tmp/gpu.err" || bad "$name: --backend gpu failed"
+	NWALIGN_AUTO_CPU_S=$limit "$NWALIGN" "$@" -v >"$tmp/auto" 2>"$tmp/auto.err"
+	rc=$?
+	got=$(backend_of "$tmp/auto.err")
+	said=$(grep -c 'a small run: the CPU engine aligns it' "$tmp/auto.err")
+	case $want in
+	cpu) [ "$got" = "cpu (a small run)" ] && [ "$said" = 1 ] ;;
+	gpu) [ "$got" = gpu ] && [ "$said" = 0 ] ;;
+	esac
+	if [ $? != 0 ] || [ "$rc" != 0 ]; then
+		bad "$name: exit $rc, backend '$got' (want $want), $said small-run lines: $(grep -v '^nwalign: [0-9a-z]*[ :]' "$tmp/auto.err" | head -c 300)"
+	elif ! cmp -s "$tmp/cpu" "$tmp/auto" || ! cmp -s "$tmp/gpu" "$tmp/auto"; then
+		bad "$name: outputs differ between the engines"
+	else
+		ok
+	fi
+	echo "small_runs: $name: backend $got; $(grep -o 'about [0-9.]* s on [0-9]* threads*' "$tmp/auto.err")"
+}
+
+runs "one long pair, global" cpu '' -q "$tmp/lq.fa" -r "$tmp/lr.fa"
+runs "one long pair, local, paths" cpu '' -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m local -c
+runs "3,000 zip pairs, PAF" cpu '' -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip -m local -f paf
+runs "protein all against all" cpu '' -q "$data/globins.fa" -r "$data/globins.fa" -m local -c
+# the route off, a limit below the estimate, and an input that goes on past the first
+# batch: the GPU
+runs "limit 0" gpu 0 -q "$tmp/lq.fa" -r "$tmp/lr.fa"
+runs "limit below the estimate" gpu 0.000001 -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip
+runs "more than one batch" gpu '' -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip --batch-size 500
+
+echo "small_runs: $pass passed, $fail failed"
+[ "$fail" = 0 ]
