@@ -53,11 +53,15 @@ runs "one long pair, global" cpu '' -q "$tmp/lq.fa" -r "$tmp/lr.fa"
 runs "one long pair, local, paths" cpu '' -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m local -c
 runs "3,000 zip pairs, PAF" cpu '' -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip -m local -f paf
 runs "protein all against all" cpu '' -q "$data/globins.fa" -r "$data/globins.fa" -m local -c
+# compressed files: their sizes say nothing, the first set read (the whole input) does
+gzip -c "$tmp/zq.fa" >"$tmp/zq.fa.gz"
+runs "3,000 zip pairs, gzip" cpu '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip -m local -c
+grep -q "by the files' sizes" "$tmp/auto.err" && bad "gzip: estimated by the files' sizes" || ok
 # the route off, a limit below the estimate, and an input that goes on past the first
 # batch: the GPU
 runs "limit 0" gpu 0 -q "$tmp/lq.fa" -r "$tmp/lr.fa"
 runs "limit below the estimate" gpu 0.000001 -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip
-runs "more than one batch" gpu '' -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip --batch-size 500
+runs "more than one batch" gpu '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500
 
 echo "small_runs: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -49,8 +49,8 @@ awk 'BEGIN {srand(7); split("ACGT", b, ""); for (i = 0; i < 6000; i++) s = s b[i
 	print ">long_q\n" s >"'"$tmp/lq.fa"'"; print ">long_r\n" t >"'"$tmp/lr.fa"'"}'
 for mode in global local semiglobal; do
 	for t in 2 3 4; do
-		"$NWALIGN" -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m $mode -t 1 >"$tmp/one" 2>"$tmp/one.err"
-		"$NWALIGN" -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m $mode -t $t -v >"$tmp/many" 2>"$tmp/many.err"
+		"$NWALIGN" -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m $mode -t 1 --backend cpu >"$tmp/one" 2>"$tmp/one.err"
+		"$NWALIGN" -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m $mode -t $t --backend cpu -v >"$tmp/many" 2>"$tmp/many.err"
 		if [ -s "$tmp/one.err" ] || ! grep -q "1 long pair's forward pass on $t threads" "$tmp/many.err"; then
 			bad "long pair, $mode, -t $t: no team of $t threads: $(grep -i 'cpu\|error' "$tmp/many.err" | head -c 300)"
 		elif ! cmp -s "$tmp/one" "$tmp/many" || [ "$(grep -vc '^#' "$tmp/one")" != 1 ]; then

@@ -115,7 +115,8 @@ static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		   const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		   int what, char *err, size_t errlen)
 {
-	int nt = run->opt->threads;
+	const int threads = run->cpu_threads > 0 ? run->cpu_threads : run->opt->threads;
+	int nt = threads;
 	if (nt > n)
 		nt = n > 0 ? (int)n : 1;
 	if (cpu_workspaces(run, nt) < 0) {
@@ -136,8 +137,8 @@ static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 	}
 	/* Fewer pairs than threads, none in groups: the threads left over share out the
 	 * forward passes of long pairs (nw_striped_team) */
-	const int team = (!job.plan || job.plan->n_groups == 0) && n > 0 && n < run->opt->threads
-				 ? run->opt->threads / (int)n : 1;
+	const int team = (!job.plan || job.plan->n_groups == 0) && n > 0 && n < threads
+				 ? threads / (int)n : 1;
 	for (int t = 0; t < nt; t++)
 		nw_workspace_set_team(run->cpu_ws[t], team, 0, 0);
 	job.grain = n / ((int64_t)nt * 16);

@@ -98,6 +98,8 @@ typedef struct {
 	int small_on_cpu;            /* --backend auto gave the whole (small) input to the CPU
 				      * engine rather than wait for the GPU to open (setup.c) */
 	double small_est_s;          /* the CPU engine's estimated seconds for it */
+	int cpu_threads;             /* the CPU engine's threads: --threads, one fewer while
+				      * the GPU opens beside a small run */
 	int gpu_failed;              /* the GPU engine failed (align_stage.c) or, gpu NULL,
 				      * would not open (setup.c): the CPU engine took over
 				      * (--backend auto) */
@@ -204,6 +206,9 @@ typedef struct {
 	const nw_opt_t *opt;
 	pthread_t tid;
 	gpu_open_job_t *job; /* while the thread runs */
+	int small;           /* --backend auto, and the input files' sizes bound the run's
+			      * work under the small-run limit: the GPU is not opened */
+	double small_est_s;  /* the CPU engine's estimated seconds for that bound */
 	int started;
 	int ret;             /* 0: run->gpu set or the CPU engine chosen; < 0: err says why */
 	int open_failed;     /* --backend auto and the device would not open: err says why */

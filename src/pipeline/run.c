@@ -379,9 +379,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    errlen)) < 0)
 		goto out;
 	if (run.small_on_cpu)
-		nw_log_info("a small run: the CPU engine aligns it (about %.3f s on %d thread%s) "
-			    "without waiting for the GPU to open", run.small_est_s, opt->threads,
-			    opt->threads == 1 ? "" : "s");
+		nw_log_info("a small run: the CPU engine aligns it (about %.3f s on %d thread%s%s) "
+			    "without waiting for the GPU to open", run.small_est_s, run.cpu_threads,
+			    run.cpu_threads == 1 ? "" : "s",
+			    opener.small ? ", by the files' sizes" : "");
 	char cpu_name[64];
 	snprintf(cpu_name, sizeof cpu_name, "cpu (%s)", nw_cpu_isa_name(nw_cpu_isa()));
 	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",

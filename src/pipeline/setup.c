@@ -3,8 +3,10 @@
  * read), and the reference list SAM's header needs.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pipeline.h"
 
@@ -143,12 +145,73 @@ static void *open_gpu(void *arg)
 	return NULL;
 }
 
+/* The CPU engine's seconds for cells in pairs on the run's threads, estimated at the
+ * rates of its slower passes (long pairs in 32-bit lanes, paths), so that it errs long. */
+#define NW_CPU_CELLS_PER_S 1.5e9      /* a thread's cells a second, scores */
+#define NW_CPU_PATH_CELLS_PER_S 0.5e9 /* ... with paths */
+#define NW_CPU_PAIR_S 1e-6            /* a thread's seconds a pair besides its cells */
+static double cpu_seconds(const nw_opt_t *opt, double cells, double pairs)
+{
+	const int want_path = opt->cigar || opt->format != NW_FMT_TSV;
+	if (opt->both_strands)
+		cells *= 2, pairs *= 2;
+	return (cells / (want_path ? NW_CPU_PATH_CELLS_PER_S : NW_CPU_CELLS_PER_S) +
+		pairs * NW_CPU_PAIR_S) / (opt->threads > 0 ? opt->threads : 1);
+}
+
+/* A run the CPU engine finishes in fewer seconds than this goes to it with --backend
+ * auto, rather than wait for the GPU to open (0.1-0.3 s): NW_SMALL_RUN_S, or
+ * NWALIGN_AUTO_CPU_S (0: never). */
+#define NW_SMALL_RUN_S 0.1
+static double small_run_limit(void)
+{
+	const char *env = getenv("NWALIGN_AUTO_CPU_S");
+	if (env && *env) {
+		char *end;
+		double v = strtod(env, &end);
+		if (*end == '\0' && v >= 0)
+			return v;
+	}
+	return NW_SMALL_RUN_S;
+}
+
+/* Bytes of a plain FASTA or FASTQ file (its first byte '>' or '@'), which bound its
+ * residues; -1 for anything else (stdin, compressed, a database, unreadable). */
+static double plain_size(const char *path)
+{
+	struct stat st;
+	unsigned char c = 0;
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	const size_t got = fread(&c, 1, 1, f);
+	fclose(f);
+	return got == 1 && (c == '>' || c == '@') ? (double)st.st_size : -1;
+}
+
+/* Before anything is read: plain files whose sizes alone bound the work (all the
+ * residues of one file against all of the other's) under the small-run limit. */
+static int small_by_size(const nw_opt_t *opt, double *est)
+{
+	const double sq = plain_size(opt->query_path), sr = plain_size(opt->ref_path);
+	if (sq < 0 || sr < 0)
+		return 0;
+	*est = cpu_seconds(opt, sq * sr, 0);
+	return *est < small_run_limit();
+}
+
 void nw_gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt)
 {
 	memset(o, 0, sizeof *o);
 	o->opt = opt;
 	if (opt->backend == NW_BACKEND_CPU || (opt->backend == NW_BACKEND_AUTO && !nw_gpu_built()))
 		return;
+	if (opt->backend == NW_BACKEND_AUTO && small_by_size(opt, &o->small_est_s)) {
+		o->small = 1; /* the GPU is not even opened */
+		return;
+	}
 	gpu_open_job_t *job = nw_gpu_built() ? calloc(1, sizeof *job) : NULL;
 	if (job) {
 		job->o = *o;
@@ -177,30 +240,14 @@ static void take_job(gpu_opener_t *o)
 	free(job);
 }
 
-/* Whether the run should leave the GPU opening and align on the CPU: --backend auto, the
- * GPU not open yet, and the whole input (whole) estimated at less than NW_SMALL_RUN_S (or
- * NWALIGN_AUTO_CPU_S) seconds of the CPU engine on the run's threads. The rates are those
- * of the slower passes (long pairs in 32-bit lanes, paths), so that the estimate errs
- * long. */
-#define NW_SMALL_RUN_S 0.1
-#define NW_CPU_CELLS_PER_S 1.5e9      /* a thread's cells a second, scores */
-#define NW_CPU_PATH_CELLS_PER_S 0.5e9 /* ... with paths */
-#define NW_CPU_PAIR_S 1e-6            /* a thread's seconds a pair besides its cells */
+/* After the first set is read: the whole input (whole), the GPU still opening, and its
+ * work under the small-run limit. */
 static int small_for_cpu(run_t *run, const gpu_opener_t *o, const nw_batch_set_t *set,
 			 const nw_batch_t *rb, int whole)
 {
-	const nw_opt_t *opt = run->opt;
-	if (!whole || !o->started || opt->backend != NW_BACKEND_AUTO ||
+	if (!whole || !o->started || run->opt->backend != NW_BACKEND_AUTO ||
 	    __atomic_load_n(&o->job->state, __ATOMIC_ACQUIRE) != OPEN_RUNNING)
 		return 0;
-	double limit = NW_SMALL_RUN_S;
-	const char *env = getenv("NWALIGN_AUTO_CPU_S");
-	if (env && *env) {
-		char *end;
-		double v = strtod(env, &end);
-		if (*end == '\0' && v >= 0)
-			limit = v;
-	}
 	double cells = 0, pairs;
 	if (rb) { /* all against all */
 		double sq = 0, sr = 0;
@@ -215,26 +262,32 @@ static int small_for_cpu(run_t *run, const gpu_opener_t *o, const nw_batch_set_t
 			cells += (double)set->q.len[i] * set->r.len[i];
 		pairs = (double)set->q.n;
 	}
-	if (opt->both_strands)
-		cells *= 2, pairs *= 2;
-	const double rate = run->params.want_path ? NW_CPU_PATH_CELLS_PER_S : NW_CPU_CELLS_PER_S;
-	run->small_est_s = (cells / rate + pairs * NW_CPU_PAIR_S) / (opt->threads > 0 ? opt->threads : 1);
-	return run->small_est_s < limit;
+	run->small_est_s = cpu_seconds(run->opt, cells, pairs);
+	return run->small_est_s < small_run_limit();
 }
 
 /* The engine: the GPU the opener found, or the CPU. */
 int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
 		     const nw_batch_t *rb, int whole, char *err, size_t errlen)
 {
+	run->cpu_threads = run->opt->threads;
+	if (o->small) {
+		run->small_on_cpu = 1;
+		run->small_est_s = o->small_est_s;
+		nw_lanes_init(&run->lanes, NULL, run->opt);
+		return 0;
+	}
 	if (o->started && small_for_cpu(run, o, set, rb, whole) &&
 	    __atomic_exchange_n(&o->job->state, OPEN_LEFT, __ATOMIC_ACQ_REL) == OPEN_RUNNING) {
-		/* the thread finishes on its own and frees the job */
+		/* the thread finishes on its own and frees the job; it keeps a core busy for a
+		 * while, which the CPU engine's threads leave to it */
 		pthread_detach(o->tid);
 		o->started = 0;
 		o->job = NULL;
 		__atomic_store_n(&gpu_left_opening, 1, __ATOMIC_RELEASE);
 		run->small_on_cpu = 1;
-		run->gpu = NULL;
+		if (run->cpu_threads >= 4)
+			run->cpu_threads--;
 		nw_lanes_init(&run->lanes, NULL, run->opt);
 		return 0;
 	}
