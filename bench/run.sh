@@ -9,7 +9,8 @@
 #      (-c); parasail_aligner sw_trace_striped_16 beside it on 300 x 300 of the same reads
 #   C  one long pair: E. coli DH10B [0, 1 Mb) against a mutated copy (1% substitutions,
 #      0.2% indels) and against the unrelated [2, 3 Mb), global and local
-#   D  global, linear gaps (--gap-open 0), two random 40,000-base sequences; parasail
+#   D  global, linear gaps (--gap-open 0), two random 40,000-base sequences: by default (a
+#      small run, on the CPU engine's threads) and with --backend gpu (D-gpu); parasail
 #      nw_scan_32 on one core beside it
 #   S  protein search at scale: the first 100 queries of mm_query500 against mm_db20k
 #      repeated 10 times (A-large: 200k sequences, 90.6M residues) and 50 times (A-50x: 1M
@@ -264,7 +265,10 @@ if [[ $WHICH == *D* ]]; then
 	"$WGEN" random 40000 1 D_a >"$IN/D_a.fa"
 	"$WGEN" random 40000 2 D_b >"$IN/D_b.fa"
 	cells=$(cells_all "$IN/D_a.fa" "$IN/D_b.fa")
+	# --backend auto sends this run to the CPU engine (a small run: README); D-gpu is the GPU
 	run_nw D "$cells" 1 -q "$IN/D_a.fa" -r "$IN/D_b.fa" -m global --match 1 --mismatch 1 --gap-open 0 --gap-extend 1 --no-header
+	run_nw D-gpu "$cells" 1 -q "$IN/D_a.fa" -r "$IN/D_b.fa" -m global --match 1 --mismatch 1 --gap-open 0 --gap-extend 1 --no-header --backend gpu
+	cmp -s "$OUTDIR/D.out" "$OUTDIR/D-gpu.out" || echo "D: the GPU's output differs from the CPU's" >&2
 	if command -v parasail_aligner >/dev/null; then
 		run_peer D parasail "$cells" 1 parasail_aligner -x -a nw_scan_32 -M 1 -X 1 -o 1 -e 1 -d -t 1 \
 			-f "$IN/D_b.fa" -q "$IN/D_a.fa" -g "$OUTDIR/D.parasail.csv"
