@@ -146,17 +146,21 @@ static void *open_gpu(void *arg)
 }
 
 /* The CPU engine's seconds for cells in pairs on the run's threads, estimated at the
- * rates of its slower passes (long pairs in 32-bit lanes, paths), so that it errs long. */
+ * rates of its slower passes (long pairs in 32-bit lanes, paths), so that it errs long.
+ * A pair's path runs on one thread: with paths, the largest pair (longest cells) bounds
+ * the time from below. */
 #define NW_CPU_CELLS_PER_S 1.5e9      /* a thread's cells a second, scores */
 #define NW_CPU_PATH_CELLS_PER_S 0.5e9 /* ... with paths */
 #define NW_CPU_PAIR_S 1e-6            /* a thread's seconds a pair besides its cells */
-static double cpu_seconds(const nw_opt_t *opt, double cells, double pairs)
+static double cpu_seconds(const nw_opt_t *opt, double cells, double pairs, double longest)
 {
 	const int want_path = opt->cigar || opt->format != NW_FMT_TSV;
 	if (opt->both_strands)
 		cells *= 2, pairs *= 2;
-	return (cells / (want_path ? NW_CPU_PATH_CELLS_PER_S : NW_CPU_CELLS_PER_S) +
-		pairs * NW_CPU_PAIR_S) / (opt->threads > 0 ? opt->threads : 1);
+	const double s = (cells / (want_path ? NW_CPU_PATH_CELLS_PER_S : NW_CPU_CELLS_PER_S) +
+			  pairs * NW_CPU_PAIR_S) / (opt->threads > 0 ? opt->threads : 1);
+	const double path = want_path ? longest / NW_CPU_PATH_CELLS_PER_S : 0;
+	return s > path ? s : path;
 }
 
 /* A run the CPU engine finishes in fewer seconds than this goes to it with --backend
@@ -198,7 +202,7 @@ static int small_by_size(const nw_opt_t *opt, double *est)
 	const double sq = plain_size(opt->query_path), sr = plain_size(opt->ref_path);
 	if (sq < 0 || sr < 0)
 		return 0;
-	*est = cpu_seconds(opt, sq * sr, 0);
+	*est = cpu_seconds(opt, sq * sr, 0, sq * sr);
 	return *est < small_run_limit();
 }
 
@@ -248,21 +252,29 @@ static int small_for_cpu(run_t *run, const gpu_opener_t *o, const nw_batch_set_t
 	if (!whole || !o->started || run->opt->backend != NW_BACKEND_AUTO ||
 	    __atomic_load_n(&o->job->state, __ATOMIC_ACQUIRE) != OPEN_RUNNING)
 		return 0;
-	double cells = 0, pairs;
+	double cells = 0, pairs, longest = 0;
 	if (rb) { /* all against all */
-		double sq = 0, sr = 0;
-		for (int64_t i = 0; i < set->q.n; i++)
+		double sq = 0, sr = 0, mq = 0, mr = 0;
+		for (int64_t i = 0; i < set->q.n; i++) {
 			sq += set->q.len[i];
-		for (int64_t i = 0; i < rb->n; i++)
+			mq = set->q.len[i] > mq ? set->q.len[i] : mq;
+		}
+		for (int64_t i = 0; i < rb->n; i++) {
 			sr += rb->len[i];
+			mr = rb->len[i] > mr ? rb->len[i] : mr;
+		}
 		cells = sq * sr;
 		pairs = (double)set->q.n * (double)rb->n;
+		longest = mq * mr;
 	} else {
-		for (int64_t i = 0; i < set->q.n && i < set->r.n; i++)
-			cells += (double)set->q.len[i] * set->r.len[i];
+		for (int64_t i = 0; i < set->q.n && i < set->r.n; i++) {
+			const double c = (double)set->q.len[i] * set->r.len[i];
+			cells += c;
+			longest = c > longest ? c : longest;
+		}
 		pairs = (double)set->q.n;
 	}
-	run->small_est_s = cpu_seconds(run->opt, cells, pairs);
+	run->small_est_s = cpu_seconds(run->opt, cells, pairs, longest);
 	return run->small_est_s < small_run_limit();
 }
 
