@@ -325,8 +325,10 @@ void nw_workspace_narrow_counts(const nw_workspace_t *ws, int64_t *lanes, int64_
  * of query rows a thread takes (0: NW_TEAM_MIN_CELLS, NW_TEAM_MIN_ROWS; tests set them
  * small). */
 void nw_workspace_set_team(nw_workspace_t *ws, int threads, int64_t min_cells, int64_t min_rows);
-/* Forward passes that the workspace ran over a team, and the most threads one took (-v). */
-void nw_workspace_team_counts(const nw_workspace_t *ws, int64_t *passes, int *most_threads);
+/* Forward passes and paths that the workspace ran over a team, and the most threads one
+ * took (-v). */
+void nw_workspace_team_counts(const nw_workspace_t *ws, int64_t *passes, int64_t *paths,
+			      int *most_threads);
 #define NW_TEAM_MIN_CELLS ((int64_t)1 << 24)
 #define NW_TEAM_MIN_ROWS 1024
 

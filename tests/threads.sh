@@ -47,11 +47,15 @@ awk 'BEGIN {srand(7); split("ACGT", b, ""); for (i = 0; i < 6000; i++) s = s b[i
 	u = ""; for (i = 0; i < 600; i++) u = u b[int(rand() * 4) + 1]
 	t = substr(t, 1, 4000) u substr(t, 4001)
 	print ">long_q\n" s >"'"$tmp/lq.fa"'"; print ">long_r\n" t >"'"$tmp/lr.fa"'"}'
-for mode in global local semiglobal; do
+# With -c, the path of the aligned span over the team too (divide and conquer's splits side
+# by side).
+for mode in global local semiglobal "global -c" "local -c" "semiglobal -f paf"; do
 	for t in 2 3 4; do
 		"$NWALIGN" -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m $mode -t 1 --backend cpu >"$tmp/one" 2>"$tmp/one.err"
 		"$NWALIGN" -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m $mode -t $t --backend cpu -v >"$tmp/many" 2>"$tmp/many.err"
-		if [ -s "$tmp/one.err" ] || ! grep -q "1 long pair's forward pass on $t threads" "$tmp/many.err"; then
+		case $mode in *-c* | *paf*) paths=1 ;; *) paths=0 ;; esac
+		if [ -s "$tmp/one.err" ] || ! grep -q "1 long pair's forward pass on $t threads" "$tmp/many.err" ||
+			[ "$(grep -c "cpu: 1 long path over $t threads" "$tmp/many.err")" != $paths ]; then
 			bad "long pair, $mode, -t $t: no team of $t threads: $(grep -i 'cpu\|error' "$tmp/many.err" | head -c 300)"
 		elif ! cmp -s "$tmp/one" "$tmp/many" || [ "$(grep -vc '^#' "$tmp/one")" != 1 ]; then
 			bad "long pair, $mode: -t $t differs from -t 1"

@@ -398,31 +398,26 @@ static void run_striped(const scoring_case_t *c, nw_mode_t mode, int n, int64_t 
 		for (int isa = 0; isa < NW_ISA_COUNT; isa++) {
 			if (!nw_cpu_isa_supported(isa))
 				continue;
-			nw_result_t a = {0};
-			nw_workspace_set_isa(vec, isa);
-			int ok = nw_cpu_align(&p, q, m, r, len, vec, &a) == 0 && same_result(&a, &b);
-			CHECK(ok, "striped %s: %s %s %lldx%lld: got %lld [%lld,%lld)x[%lld,%lld), want "
-				  "%lld [%lld,%lld)x[%lld,%lld)", nw_cpu_isa_name(isa), c->label,
-			      mode_name(mode), (long long)m, (long long)len, (long long)a.score,
-			      (long long)a.qstart, (long long)a.qend, (long long)a.rstart,
-			      (long long)a.rend, (long long)b.score, (long long)b.qstart,
-			      (long long)b.qend, (long long)b.rstart, (long long)b.rend);
-			nw_result_free(&a);
-			/* the forward pass split over a team of threads */
-			const int64_t before = team->team_passes;
-			nw_workspace_set_isa(team, isa);
-			ok = nw_cpu_align(&p, q, m, r, len, team, &a) == 0 && same_result(&a, &b);
-			CHECK(ok, "striped team %s: %s %s %lldx%lld: got %lld [%lld,%lld)x[%lld,%lld), "
-				  "want %lld [%lld,%lld)x[%lld,%lld)", nw_cpu_isa_name(isa), c->label,
-			      mode_name(mode), (long long)m, (long long)len, (long long)a.score,
-			      (long long)a.qstart, (long long)a.qend, (long long)a.rstart,
-			      (long long)a.rend, (long long)b.score, (long long)b.qstart,
-			      (long long)b.qend, (long long)b.rstart, (long long)b.rend);
-			nw_result_free(&a);
-			if (m >= 128) /* two stripes of 64 rows at least: the team ran */
-				CHECK(team->team_passes == before + 1, "striped team %s: %s %s %lldx%lld: "
-				      "no team pass", nw_cpu_isa_name(isa), c->label, mode_name(mode),
-				      (long long)m, (long long)len);
+			/* one thread, then the forward pass split over a team of threads */
+			for (int w = 0; w < 2; w++) {
+				nw_workspace_t *x = w ? team : vec;
+				const int64_t before = team->team_passes;
+				nw_result_t a = {0};
+				nw_workspace_set_isa(x, isa);
+				int ok = nw_cpu_align(&p, q, m, r, len, x, &a) == 0 && same_result(&a, &b);
+				CHECK(ok, "striped%s %s: %s %s %lldx%lld: got %lld [%lld,%lld)x[%lld,%lld), "
+					  "want %lld [%lld,%lld)x[%lld,%lld)", w ? " team" : "",
+				      nw_cpu_isa_name(isa), c->label, mode_name(mode), (long long)m,
+				      (long long)len, (long long)a.score, (long long)a.qstart,
+				      (long long)a.qend, (long long)a.rstart, (long long)a.rend,
+				      (long long)b.score, (long long)b.qstart, (long long)b.qend,
+				      (long long)b.rstart, (long long)b.rend);
+				nw_result_free(&a);
+				if (w && m >= 128) /* two stripes of 64 rows at least: the team ran */
+					CHECK(team->team_passes == before + 1, "striped team %s: %s %s "
+					      "%lldx%lld: no team pass", nw_cpu_isa_name(isa), c->label,
+					      mode_name(mode), (long long)m, (long long)len);
+			}
 		}
 		nw_result_free(&b);
 	}

@@ -36,7 +36,7 @@
 #include "testutil.h"
 
 static uint64_t seed = 0x243f6a8885a308d3ull;
-static nw_workspace_t *ws;
+static nw_workspace_t *ws, *team_ws;
 
 static int64_t rnd(int64_t lo, int64_t hi) /* inclusive */
 {
@@ -538,6 +538,30 @@ static void test_pruned(const nw_scoring_t *sc, const char *label, int n_codes)
 					CHECK(ws->path_cells <= full, "%s %s kind %d: pruning swept more",
 					      label, set, kind);
 				}
+				/* over teams of 2, 3, 5 and 16 threads (every span qualifies): the same
+				 * splits, so the same path, pruned or not */
+				for (int tk = 0; tk < 4; tk++) {
+					static const int teams[] = {2, 3, 5, 16};
+					nw_workspace_set_simd(team_ws, 1);
+					nw_workspace_set_full_cells(team_ws, leaves[l]);
+					nw_workspace_set_team(team_ws, teams[tk], 1, 0);
+					for (int pruned = 0; pruned < 2; pruned++) {
+						const int64_t before = team_ws->team_paths;
+						team_ws->path_cells = 0;
+						int rt = nw_cpu_path(team_ws, sc, q, m, r, n,
+								     pruned ? opt : NW_NEG_INF, &b);
+						CHECK(rt == 0 && b.n_cigar == a.n_cigar &&
+						      memcmp(a.cigar, b.cigar, a.n_cigar * sizeof(uint32_t)) == 0,
+						      "%s kind %d %lld x %lld leaf %lld, team of %d%s: path "
+						      "differs", label, kind, (long long)m, (long long)n,
+						      (long long)leaves[l], teams[tk], pruned ? ", pruned" : "");
+						/* spans over a leaf's cells go to the team */
+						CHECK(team_ws->team_paths == before + ((m + 1) * (n + 1) >
+							(leaves[l] ? leaves[l] : NW_PATH_FULL_CELLS)),
+						      "%s kind %d leaf %lld: team path not taken as it should",
+						      label, kind, (long long)leaves[l]);
+					}
+				}
 				nw_workspace_set_simd(ws, 1);
 				nw_workspace_set_isa(ws, -1);
 				ws->path_cells = 0;
@@ -662,6 +686,7 @@ int main(void)
 	nw_scoring_t dna, dna_lin, prot, prot_lin, ins;
 	char err[256];
 	ws = nw_workspace_new();
+	team_ws = nw_workspace_new();
 	if (!ws || nw_scoring_dna(&dna, 2, 4, 4, 2, err, sizeof err) < 0 ||
 	    nw_scoring_dna(&dna_lin, 2, 4, 0, 3, err, sizeof err) < 0 ||
 	    nw_scoring_dna(&ins, 2, 6, 4, 2, err, sizeof err) < 0 ||
@@ -690,5 +715,6 @@ int main(void)
 	test_pruned(&prot, "blosum62 gaps 11/1", 20);
 	test_pruned(&prot_lin, "blosum62 linear 4", 20);
 	nw_workspace_free(ws);
+	nw_workspace_free(team_ws);
 	return tu_finish("unit_path");
 }

@@ -166,9 +166,11 @@ void nw_workspace_set_team(nw_workspace_t *ws, int threads, int64_t min_cells, i
 	ws->team_min_rows = min_rows > 0 ? min_rows : NW_TEAM_MIN_ROWS;
 }
 
-void nw_workspace_team_counts(const nw_workspace_t *ws, int64_t *passes, int *most_threads)
+void nw_workspace_team_counts(const nw_workspace_t *ws, int64_t *passes, int64_t *paths,
+			      int *most_threads)
 {
 	*passes = ws->team_passes;
+	*paths = ws->team_paths;
 	*most_threads = ws->team_most;
 }
 

@@ -77,6 +77,7 @@ struct nw_workspace_s {
 	int64_t team_min_rows;   /* ... in stripes of this many query rows or more */
 	int64_t team_passes;     /* passes run by a team so far (-v, tests) */
 	int team_most;           /* the most threads a team took (-v) */
+	int64_t team_paths;      /* paths made by a team (tests) */
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that

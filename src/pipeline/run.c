@@ -469,13 +469,14 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			nw_workspace_narrow_counts(run.cpu_ws[t], &nl, &ns);
 			narrow += nl, saturated += ns;
 		}
-		int64_t team_passes = 0;
+		int64_t team_passes = 0, team_paths = 0;
 		int team_most = 0;
 		for (int t = 0; t < run.n_cpu_ws; t++) {
-			int64_t tp;
+			int64_t tp, tq;
 			int tm;
-			nw_workspace_team_counts(run.cpu_ws[t], &tp, &tm);
+			nw_workspace_team_counts(run.cpu_ws[t], &tp, &tq, &tm);
 			team_passes += tp;
+			team_paths += tq;
 			team_most = tm > team_most ? tm : team_most;
 		}
 		if (team_passes > 0)
@@ -483,6 +484,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    "stripes of the query", (long long)team_passes,
 				    team_passes == 1 ? "'s" : "s'", team_passes == 1 ? "" : "es",
 				    team_most);
+		if (team_paths > 0)
+			nw_log_info("cpu: %lld long path%s over %d threads at most, the splits of "
+				    "divide and conquer side by side", (long long)team_paths,
+				    team_paths == 1 ? "" : "s", team_most);
 		if (narrow > 0)
 			nw_log_info("cpu: %lld pairs in 8-bit lanes, %lld of them aligned again in "
 				    "16 bits (scores of 127 or more)", (long long)narrow,
