@@ -67,7 +67,7 @@ static ISA_TARGET int32_t ISA_FN(st_top_lane)(V v)
 }
 
 /* The pass over reference columns 1..cols (cols <= p->n; all n unless the track stops),
- * with mem holding seg_len * (n_codes + 3) vectors. Returns 1 when it ran to its answer,
+ * with mem holding seg_len * (n_codes + 4) vectors. Returns 1 when it ran to its answer,
  * 0 when a stopping track did not reach its target within cols. */
 static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t cols, dp_hit_t *hit)
 {
@@ -77,6 +77,10 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 	const int stops = p->track == DP_TRACK_TARGET || p->track == DP_TRACK_TARGET_LASTCOL;
 	V *prof = mem, *h_load = prof + seg_len * sc->n_codes;
 	V *h_store = h_load + seg_len, *e_next = h_store + seg_len;
+	/* MAX: the column of the best so far, whose first position holding it is found once,
+	 * after the pass (scanning each improving column would cost a scalar pass over H on
+	 * similar pairs, whose best improves at nearly every column) */
+	V *best_col = e_next + seg_len;
 	/* the scan's carry costs a step a lane each column: worth it on columns of enough
 	 * segments, where the lazy loop would cross the lanes one segment at a time */
 	st_edge_t *in = p->in, *out = p->out;
@@ -215,7 +219,7 @@ column_done:
 			if (colmax > hit->score) {
 				hit->score = colmax;
 				hit->row = j;
-				hit->col = ISA_FN(st_first)(h_store, seg_len, m, colmax) + 1;
+				memcpy(best_col, h_store, (size_t)seg_len * sizeof(V));
 			}
 			break;
 		}
@@ -253,6 +257,8 @@ column_done:
 		h_load = h_store;
 		h_store = t;
 	}
+	if (p->track == DP_TRACK_MAX && hit->row > 0)
+		hit->col = ISA_FN(st_first)(best_col, seg_len, m, hit->score) + 1;
 	if (stops)
 		return 0; /* not reached within the columns that fit: the caller decides */
 	if (p->track == DP_TRACK_NONE) {
