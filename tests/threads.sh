@@ -38,9 +38,9 @@ check "all --top 2 PAF" $a -m local --top 2 -f paf
 check "all --top 1, both strands, SAM" $a -m local --top 1 --strand both -f sam
 check "protein all against all" -q "$data/globins.fa" -r "$data/globins.fa" -m local -c
 
-# One long pair (6,000 x 6,400): its forward pass goes over a team of threads in stripes
-# of the query (nw_striped_team), which -v counts; the same record as one thread, in
-# every mode. A random sequence and a copy with substitutions, a deletion and an insertion.
+# One long pair (6,000 x 6,400): its score passes (forward, and the start's reverse pass)
+# go over a team of threads in stripes of the query (nw_striped_team), which -v counts;
+# the same record as one thread, in every mode. A random sequence and a copy with substitutions, a deletion and an insertion.
 awk 'BEGIN {srand(7); split("ACGT", b, ""); for (i = 0; i < 6000; i++) s = s b[int(rand() * 4) + 1]
 	r = substr(s, 1, 2500) substr(s, 2701)
 	t = ""; for (i = 1; i <= length(r); i++) {c = substr(r, i, 1); if (rand() < 0.03) c = b[int(rand() * 4) + 1]; t = t c}
@@ -54,7 +54,9 @@ for mode in global local semiglobal "global -c" "local -c" "semiglobal -f paf"; 
 		"$NWALIGN" -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m $mode -t 1 --backend cpu >"$tmp/one" 2>"$tmp/one.err"
 		"$NWALIGN" -q "$tmp/lq.fa" -r "$tmp/lr.fa" -m $mode -t $t --backend cpu -v >"$tmp/many" 2>"$tmp/many.err"
 		case $mode in *-c* | *paf*) paths=1 ;; *) paths=0 ;; esac
-		if [ -s "$tmp/one.err" ] || ! grep -q "1 long pair's forward pass on $t threads" "$tmp/many.err" ||
+		# the forward pass, and for local and semiglobal the start's reverse pass
+		case $mode in global*) passes="1 score pass" ;; *) passes="2 score passes" ;; esac
+		if [ -s "$tmp/one.err" ] || ! grep -q "$passes of long pairs on $t threads" "$tmp/many.err" ||
 			[ "$(grep -c "cpu: 1 long path over $t threads" "$tmp/many.err")" != $paths ]; then
 			bad "long pair, $mode, -t $t: no team of $t threads: $(grep -i 'cpu\|error' "$tmp/many.err" | head -c 300)"
 		elif ! cmp -s "$tmp/one" "$tmp/many" || [ "$(grep -vc '^#' "$tmp/one")" != 1 ]; then

@@ -310,7 +310,9 @@ int nw_cpu_find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_
 		return NW_ERR_MEMORY;
 	st_pass_t st = {.q = rq, .r = rr, .m = res->qend, .n = res->rend, .sc = sc,
 			.track = track, .target = res->score};
-	int ran = nw_striped_pass(ws, &st, &hit);
+	int ran = nw_striped_team(ws, &st, &hit);
+	if (ran == 0)
+		ran = nw_striped_pass(ws, &st, &hit);
 	if (ran < 0)
 		return ran;
 	if (!ran) { /* the scalar pass, pruned by the score it looks for (cpu_prune.c) */

@@ -104,6 +104,8 @@ typedef struct {
 	 * matrix's top row); out: this stripe's last row, for the stripe below (or NULL) */
 	int64_t q0;
 	st_edge_t *in, *out;
+	int64_t *stop_at;    /* a stopping track's team: the first column a stripe reached the
+			      * target in (atomic; no stripe goes past it), or NULL */
 } st_pass_t;
 
 /* The row between two stripes, in a ring of columns: h[j] = H of the upper stripe's last
@@ -126,9 +128,10 @@ struct st_edge_s {
 int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit);
 /* The same pass over a team of threads (ws->team of them, nw_workspace_set_team): the query
  * in stripes of rows, one a thread, each stripe one column behind the stripe above; the
- * same hit by the same tie rules. 1 when it ran, 0 when it does not apply (a single thread,
- * a pair too small, a stopping track, values that leave 32 bits, a thread that could not
- * start: run nw_striped_pass), or NW_ERR_MEMORY. */
+ * same hit by the same tie rules (a stopping track stops every stripe at the first column
+ * one of them reached the target in). 1 when it ran, 0 when it does not apply (a single
+ * thread, a pair too small, values that leave 32 bits, a thread that could not start, a
+ * target not reached: run nw_striped_pass), or NW_ERR_MEMORY. */
 int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit);
 /* Tests: 0 runs only the scalar passes. */
 void nw_workspace_set_simd(nw_workspace_t *ws, int on);

@@ -145,9 +145,31 @@ typedef struct {
 	void *mem;
 	st_pass_t pass;
 	dp_hit_t hit;
+	int found;         /* a stopping track: the stripe reached the target (hit) */
 	int64_t cols;
 	const int64_t *go; /* 1: run; -1: a thread of the team did not start, give up */
 } stripe_t;
+
+/* One stripe's pass. A stripe that reached its target lowers the team's stop column to
+ * its own (the stripes below still run up to it, for a hit in an earlier column); one that
+ * ends, whether it ran its columns or stopped, releases its neighbours from waiting on it
+ * (the ring's slots past the stop are never read). */
+static void run_stripe(stripe_t *s)
+{
+	const int stops = s->pass.track == DP_TRACK_TARGET || s->pass.track == DP_TRACK_TARGET_LASTCOL;
+	s->found = s->fn(s->mem, &s->pass, s->cols, &s->hit) == 1 && stops && s->hit.row >= 0;
+	if (s->found && s->pass.stop_at) {
+		int64_t cur = __atomic_load_n(s->pass.stop_at, __ATOMIC_ACQUIRE);
+		while (s->hit.row < cur &&
+		       !__atomic_compare_exchange_n(s->pass.stop_at, &cur, s->hit.row, 0,
+						    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			;
+	}
+	if (s->pass.in)
+		__atomic_store_n(&s->pass.in->used, INT64_MAX, __ATOMIC_RELEASE);
+	if (s->pass.out)
+		__atomic_store_n(&s->pass.out->done, INT64_MAX, __ATOMIC_RELEASE);
+}
 
 static void *stripe_thread(void *arg)
 {
@@ -156,15 +178,15 @@ static void *stripe_thread(void *arg)
 	while ((go = __atomic_load_n(s->go, __ATOMIC_ACQUIRE)) == 0)
 		sched_yield();
 	if (go == 1)
-		s->fn(s->mem, &s->pass, s->cols, &s->hit);
+		run_stripe(s);
 	return NULL;
 }
 
 int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 {
 	const int64_t m = p->m, n = p->n, unit = 64; /* stripes of whole vectors (VL <= 64) */
-	if (ws->team < 2 || ws->simd_off || p->in || p->out || m * n < ws->team_min_cells ||
-	    (p->track != DP_TRACK_NONE && p->track != DP_TRACK_LASTROW && p->track != DP_TRACK_MAX))
+	const int stops = p->track == DP_TRACK_TARGET || p->track == DP_TRACK_TARGET_LASTCOL;
+	if (ws->team < 2 || ws->simd_off || p->in || p->out || m * n < ws->team_min_cells)
 		return 0;
 	int64_t k = m / (ws->team_min_rows > unit ? ws->team_min_rows : unit);
 	k = k < ws->team ? k : ws->team;
@@ -186,7 +208,7 @@ int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 	pthread_t *tid = calloc((size_t)k, sizeof *tid);
 	int ret = st && tid && posix_memalign((void **)&edges, 64, (size_t)(k - 1) * sizeof *edges) == 0
 			  ? 0 : NW_ERR_MEMORY;
-	int64_t go = 0;
+	int64_t go = 0, stop_at = INT64_MAX;
 	int started = 0;
 	const int isa = ws->isa >= 0 ? ws->isa : (int)nw_cpu_isa();
 	for (int64_t s = 0; ret == 0 && s < k; s++) {
@@ -199,9 +221,11 @@ int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 		st[s].pass.m = s == k - 1 ? m - s * rows : rows;
 		st[s].pass.in = s > 0 ? &edges[s - 1] : NULL;
 		st[s].pass.out = s < k - 1 ? &edges[s] : NULL;
-		/* the last row's maximum is the last stripe's; the others pass their rows on */
-		if (p->track == DP_TRACK_LASTROW && s < k - 1)
+		/* the last row's maximum or target is the last stripe's; the others pass their
+		 * rows on */
+		if ((p->track == DP_TRACK_LASTROW || p->track == DP_TRACK_TARGET_LASTCOL) && s < k - 1)
 			st[s].pass.track = DP_TRACK_NONE;
+		st[s].pass.stop_at = stops ? &stop_at : NULL;
 		if (posix_memalign(&st[s].mem, 64, bytes) != 0)
 			ret = NW_ERR_MEMORY;
 		if (s < k - 1) {
@@ -215,10 +239,20 @@ int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 	const int all = ret == 0 && started == k - 1;
 	__atomic_store_n(&go, all ? 1 : -1, __ATOMIC_RELEASE);
 	if (all)
-		st[0].fn(st[0].mem, &st[0].pass, n, &st[0].hit);
+		run_stripe(&st[0]);
 	for (int64_t s = 1; s <= started; s++)
 		pthread_join(tid[s], NULL);
-	if (all) {
+	int ran = all;
+	if (all && stops) {
+		/* the first column any stripe reached the target in, the first stripe in it */
+		ran = 0;
+		for (int64_t s = 0; s < k; s++)
+			if (st[s].found && (!ran || st[s].hit.row < hit->row)) {
+				*hit = st[s].hit;
+				hit->col += st[s].pass.q0;
+				ran = 1;
+			}
+	} else if (all) {
 		*hit = st[k - 1].hit;
 		if (p->track == DP_TRACK_NONE || p->track == DP_TRACK_LASTROW)
 			hit->col = m;
@@ -231,6 +265,8 @@ int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 						       (h.row == hit->row && h.col < hit->col))))
 				*hit = h;
 		}
+	}
+	if (ran) {
 		ws->team_passes++;
 		ws->team_most = ws->team_most > (int)k ? ws->team_most : (int)k;
 	}
@@ -239,5 +275,5 @@ int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 	free(st);
 	free(edges);
 	free(tid);
-	return ret < 0 ? ret : all;
+	return ret < 0 ? ret : ran;
 }

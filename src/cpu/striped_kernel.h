@@ -126,12 +126,18 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 		st_edge_put(out, 0, ST_CELL(h_load, seg_len, m - 1), 0, 0, &out_free);
 
 	for (int64_t j = 1; j <= cols; j++) {
+		if (p->stop_at && j > __atomic_load_n(p->stop_at, __ATOMIC_ACQUIRE))
+			break; /* a stripe of the team reached the target in an earlier column */
 		const V *vp = prof + (int64_t)p->r[j - 1] * seg_len;
 		/* H of the row above in column j - 1, and the F entering the first row */
 		int64_t top_prev, f_top;
 		if (in) {
-			if (j > in_ready)
+			if (j > in_ready) {
 				in_ready = st_edge_wait(&in->done, j);
+				/* the stripe above may have stopped, releasing the wait */
+				if (p->stop_at && j > __atomic_load_n(p->stop_at, __ATOMIC_ACQUIRE))
+					break;
+			}
 			top_prev = in->h[(j - 1) & ST_EDGE_MASK];
 			f_top = in->f[j & ST_EDGE_MASK];
 			if ((j & (ST_EDGE_STEP - 1)) == 0) /* columns up to j - 1 read */

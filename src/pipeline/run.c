@@ -480,10 +480,9 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			team_most = tm > team_most ? tm : team_most;
 		}
 		if (team_passes > 0)
-			nw_log_info("cpu: %lld long pair%s forward pass%s on %d threads at most, in "
+			nw_log_info("cpu: %lld score pass%s of long pairs on %d threads at most, in "
 				    "stripes of the query", (long long)team_passes,
-				    team_passes == 1 ? "'s" : "s'", team_passes == 1 ? "" : "es",
-				    team_most);
+				    team_passes == 1 ? "" : "es", team_most);
 		if (team_paths > 0)
 			nw_log_info("cpu: %lld long path%s over %d threads at most, the splits of "
 				    "divide and conquer side by side", (long long)team_paths,
