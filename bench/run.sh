@@ -6,7 +6,8 @@
 #      --top 1 (parasail's and CUDASW++'s 11/1); parasail_aligner beside it, same run
 #   B  DNA pairs: pairs20k_query150 with pairs20k_target241, --pairs zip, repeated 50 times
 #      (1M pairs), local and global, match 2 mismatch 4, gaps 4/2; B-cigar: local with paths
-#      (-c); parasail_aligner sw_trace_striped_16 beside it on 300 x 300 of the same reads
+#      (-c); parasail_aligner sw_trace_striped_16 beside it on 300 x 300 of the same reads,
+#      and GASAL2's test program on the same 1M pairs when GASAL2_TEST names it
 #   C  one long pair: E. coli DH10B [0, 1 Mb) against a mutated copy (1% substitutions,
 #      0.2% indels) and against the unrelated [2, 3 Mb), global and local
 #   D  global, linear gaps (--gap-open 0), two random 40,000-base sequences: by default (a
@@ -139,18 +140,22 @@ run_floor() {
 	RESULTS+=("result $name-floor floor_s=$(awk -v r="$r" -v w="$w" 'BEGIN {printf "%.4f", r + w}') read_s=$r write_s=$w commit=$COMMIT")
 }
 
-# run_peer NAME TOOL CELLS THREADS COMMAND...: one timed run of a CPU peer
+# run_peer NAME TOOL CELLS THREADS COMMAND...: a timed run of a peer (PEER_RUNS runs, the
+# median kept; one by default)
 run_peer() {
-	local name=$1 tool=$2 cells=$3 threads=$4 t0 t1 wall gw
+	local name=$1 tool=$2 cells=$3 threads=$4 t0 t1 wall gw walls=()
 	shift 4
-	t0=$(now)
-	if ! "$@" >"$OUTDIR/$name.$tool.out" 2>"$OUTDIR/$name.$tool.err" 0<&-; then
-		echo "$name $tool: failed, left out: $(grep -v '^$' "$OUTDIR/$name.$tool.err" | head -n 1)" >&2
-		printf '%-10s %-9s %14s %9s %9s %10s %10s %12s\n' "$name" "$tool" "$cells" failed - - - - >>"$TABLE"
-		return 0
-	fi
-	t1=$(now)
-	wall=$(elapsed "$t0" "$t1")
+	for ((k = 0; k < ${PEER_RUNS:-1}; k++)); do
+		t0=$(now)
+		if ! "$@" >"$OUTDIR/$name.$tool.out" 2>"$OUTDIR/$name.$tool.err" 0<&-; then
+			echo "$name $tool: failed, left out: $(grep -v '^$' "$OUTDIR/$name.$tool.err" | head -n 1)" >&2
+			printf '%-10s %-9s %14s %9s %9s %10s %10s %12s\n' "$name" "$tool" "$cells" failed - - - - >>"$TABLE"
+			return 0
+		fi
+		t1=$(now)
+		walls+=("$(elapsed "$t0" "$t1")")
+	done
+	wall=$(printf '%s\n' "${walls[@]}" | median)
 	gw=$(awk -v c="$cells" -v t="$wall" 'BEGIN {printf "%.1f", c / t / 1e9}')
 	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name" "$tool" "$cells" "$wall" - - "$gw" - >>"$TABLE"
 	RESULTS+=("result $name-$tool wall_gcups=$gw wall_s=$wall threads=$threads commit=$COMMIT")
@@ -239,6 +244,16 @@ if [[ $WHICH == *B* ]]; then
 	run_nw B-cigar "$cells" 1000000 -q "$IN/B_q.fa" -r "$IN/B_t.fa" --pairs zip -m local -c \
 		--match 2 --mismatch 4 --gap-open 4 --gap-extend 2 --no-header -o "$OUTDIR/B-cigar.tsv"
 	run_floor B-cigar "$OUTDIR/B-cigar.tsv" "$IN/B_q.fa" "$IN/B_t.fa"
+	# GASAL2's test program on the same 1M pairs (GASAL2_TEST: its test_prog.out, built with
+	# MAX_QUERY_LEN=160 N_CODE=0x4E for the GPU), one CPU thread a core; its -q 4 -r 2 is our
+	# gap open 4 extend 2 (a gap of L costs 4 + 2L); B-cigar's peer computes starts and
+	# tracebacks (-t)
+	if [ -n "${GASAL2_TEST:-}" ] && [ -x "$GASAL2_TEST" ]; then
+		G=(-a 2 -b 4 -q 4 -r 2 -n "$THREADS")
+		PEER_RUNS=$RUNS run_peer B-global gasal2 "$cells" "$THREADS" "$GASAL2_TEST" "${G[@]}" -y global "$IN/B_q.fa" "$IN/B_t.fa"
+		PEER_RUNS=$RUNS run_peer B-local gasal2 "$cells" "$THREADS" "$GASAL2_TEST" "${G[@]}" -y local "$IN/B_q.fa" "$IN/B_t.fa"
+		PEER_RUNS=$RUNS run_peer B-cigar gasal2 "$cells" "$THREADS" "$GASAL2_TEST" "${G[@]}" -y local -t "$IN/B_q.fa" "$IN/B_t.fa"
+	fi
 	if command -v parasail_aligner >/dev/null; then
 		# parasail_aligner aligns all against all: the first 300 queries against the first 300
 		# targets (90,000 pairs of the same lengths), local with traceback, 16-bit striped;
