@@ -294,7 +294,7 @@ fi
 	echo "## $(date -u '+%Y-%m-%d %H:%M') UTC, GPU workloads, commit $COMMIT"
 	echo
 	echo "- GPU: $GPU; host: $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1))"
-	echo "- nwalign: median of $RUNS runs; peers: one run, $THREADS threads unless noted"
+	echo "- nwalign: median of $RUNS runs; peers: one run (GASAL2: median of $RUNS), $THREADS threads unless noted"
 	echo "- command: bench/run.sh -n $RUNS -w $WHICH"
 	echo
 	echo '```'
