@@ -79,8 +79,11 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 	V *h_store = h_load + seg_len, *e_next = h_store + seg_len;
 	/* MAX: the column of the best so far, whose first position holding it is found once,
 	 * after the pass (scanning each improving column would cost a scalar pass over H on
-	 * similar pairs, whose best improves at nearly every column) */
+	 * similar pairs, whose best improves at nearly every column). It is copied once a run
+	 * of improving columns ends, from h_load, which still holds the run's last column
+	 * while the next one is computed; owed: that column, not yet copied (0: none). */
 	V *best_col = e_next + seg_len;
+	int64_t owed = 0;
 	/* the scan's carry costs a step a lane each column: worth it on columns of enough
 	 * segments, where the lazy loop would cross the lanes one segment at a time */
 	st_edge_t *in = p->in, *out = p->out;
@@ -225,7 +228,10 @@ column_done:
 			if (colmax > hit->score) {
 				hit->score = colmax;
 				hit->row = j;
-				memcpy(best_col, h_store, (size_t)seg_len * sizeof(V));
+				owed = j;
+			} else if (owed == j - 1 && owed > 0) {
+				memcpy(best_col, h_load, (size_t)seg_len * sizeof(V));
+				owed = 0;
 			}
 			break;
 		}
@@ -263,8 +269,8 @@ column_done:
 		h_load = h_store;
 		h_store = t;
 	}
-	if (p->track == DP_TRACK_MAX && hit->row > 0)
-		hit->col = ISA_FN(st_first)(best_col, seg_len, m, hit->score) + 1;
+	if (p->track == DP_TRACK_MAX && hit->row > 0) /* an owed column is the last one */
+		hit->col = ISA_FN(st_first)(owed ? h_load : best_col, seg_len, m, hit->score) + 1;
 	if (stops)
 		return 0; /* not reached within the columns that fit: the caller decides */
 	if (p->track == DP_TRACK_NONE) {
