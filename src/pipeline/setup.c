@@ -147,8 +147,9 @@ static void *open_gpu(void *arg)
 
 /* The CPU engine's seconds for cells in pairs on the run's threads, estimated at the
  * rates of its slower passes (long pairs in 32-bit lanes, paths), so that it errs long.
- * A pair's path runs on one thread: with paths, the largest pair (longest cells) bounds
- * the time from below. */
+ * With paths, the largest pair's (longest cells) path on one thread bounds it from below:
+ * a long path splits over threads only so far (a team took an unrelated 40 kb pair's
+ * from 0.96 to 0.54 s on 16 threads), so that bound errs long too. */
 #define NW_CPU_CELLS_PER_S 1.5e9      /* a thread's cells a second, scores */
 #define NW_CPU_PATH_CELLS_PER_S 0.5e9 /* ... with paths */
 #define NW_CPU_PAIR_S 1e-6            /* a thread's seconds a pair besides its cells */
