@@ -266,9 +266,7 @@ static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 	dp_hit_t hit;
 	st_pass_t st = {.q = q, .r = r, .m = qlen, .n = rlen, .sc = sc, .local = local,
 			.ref_free = p->mode == NW_MODE_SEMIGLOBAL, .track = track};
-	int ran = nw_striped_team(ws, &st, &hit);
-	if (ran == 0)
-		ran = nw_striped_pass(ws, &st, &hit);
+	int ran = nw_striped_pass(ws, &st, &hit);
 	if (ran < 0)
 		return ran;
 	if (ran) {
@@ -310,9 +308,7 @@ int nw_cpu_find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_
 		return NW_ERR_MEMORY;
 	st_pass_t st = {.q = rq, .r = rr, .m = res->qend, .n = res->rend, .sc = sc,
 			.track = track, .target = res->score};
-	int ran = nw_striped_team(ws, &st, &hit);
-	if (ran == 0)
-		ran = nw_striped_pass(ws, &st, &hit);
+	int ran = nw_striped_pass(ws, &st, &hit);
 	if (ran < 0)
 		return ran;
 	if (!ran) { /* the scalar pass, pruned by the score it looks for (cpu_prune.c) */

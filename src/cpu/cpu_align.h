@@ -18,6 +18,12 @@ typedef enum {
 	DP_TRACK_TARGET_LASTCOL /* first row whose last column equals the target; stops */
 } dp_track_t;
 
+/* The tracks that stop at their target. */
+static inline int dp_track_stops(dp_track_t t)
+{
+	return t == DP_TRACK_TARGET || t == DP_TRACK_TARGET_LASTCOL;
+}
+
 /* One row-by-row Gotoh pass over rows a[0..na) and columns b[0..nb), scored s[a][b].
  * Row 0 is H[0][j] = 0 when row0_free, else -(gap_open + j*ext). Column 0 is 0 when local,
  * else -(col0_open + i*ext): col0_open is gap_open except in Myers-Miller sub-problems
@@ -124,9 +130,11 @@ struct st_edge_s {
 
 /* 1 when the pass ran (hit->row = reference end, hit->col = query end), 0 when it does not
  * apply (values could leave 32 bits, or a stopping track's target lies past the columns a
- * 16-bit pass can take and 32 bits do not fit: run nw_dp_pass), or a negative code. */
+ * 16-bit pass can take and 32 bits do not fit: run nw_dp_pass), or a negative code. A
+ * workspace with a team (nw_workspace_set_team) runs long pairs over it
+ * (nw_striped_team). */
 int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit);
-/* The same pass over a team of threads (ws->team of them, nw_workspace_set_team): the query
+/* The pass over a team of threads (ws->team of them, nw_workspace_set_team): the query
  * in stripes of rows, one a thread, each stripe one column behind the stripe above; the
  * same hit by the same tie rules (a stopping track stops every stripe at the first column
  * one of them reached the target in). 1 when it ran, 0 when it does not apply (a single

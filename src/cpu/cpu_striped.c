@@ -93,7 +93,7 @@ static int64_t columns_in_16bit(const st_pass_t *p)
 	int64_t shortest = p->m < p->n ? p->m : p->n, maxs = sc->max_score > 0 ? sc->max_score : 0;
 	if (shortest * maxs + maxs >= limit)
 		return 0;
-	if ((p->track == DP_TRACK_TARGET || p->track == DP_TRACK_TARGET_LASTCOL) &&
+	if (dp_track_stops(p->track) &&
 	    -32768 + (shortest + 1) * maxs < p->target)
 		return p->n;
 	if (-lowest(p, 0) >= limit)
@@ -113,19 +113,27 @@ static int fits_32bit(const st_pass_t *p)
 	return (shortest + 1) * maxs < limit && -lowest(p, p->n) < limit;
 }
 
+/* Bytes of a pass's memory: seg_len * (n_codes + 4) vectors, (m + lanes) lanes of at most
+ * 4 bytes a code. */
+static size_t pass_bytes(const nw_scoring_t *sc, int64_t m)
+{
+	return ((size_t)m + 64) * 4 * (size_t)(sc->n_codes + 4);
+}
+
 int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 {
 	const int isa = ws->isa >= 0 ? ws->isa : (int)nw_cpu_isa();
-	const int stops = p->track == DP_TRACK_TARGET || p->track == DP_TRACK_TARGET_LASTCOL;
+	const int stops = dp_track_stops(p->track);
+	int ran = nw_striped_team(ws, p, hit); /* 0: a single thread, or no team applies */
+	if (ran != 0)
+		return ran;
 	if (p->m < 1 || ws->simd_off)
 		return 0;
 	const int64_t cols16 = columns_in_16bit(p);
 	const int wide_ok = fits_32bit(p);
 	if (!(cols16 >= 1 && (cols16 == p->n || stops)) && !wide_ok)
 		return 0;
-	/* seg_len * (n_codes + 4) vectors: (m + lanes) lanes of at most 4 bytes a code */
-	size_t bytes = ((size_t)p->m + 64) * 4 * (size_t)(p->sc->n_codes + 4);
-	if (nw_ws_grow_aligned(&ws->simd, &ws->simd_cap, bytes) < 0)
+	if (nw_ws_grow_aligned(&ws->simd, &ws->simd_cap, pass_bytes(p->sc, p->m)) < 0)
 		return NW_ERR_MEMORY;
 	if (cols16 >= 1 && (cols16 == p->n || stops)) {
 		if (pass_for(isa, 0)(ws->simd, p, cols16, hit))
@@ -156,8 +164,8 @@ typedef struct {
  * (the ring's slots past the stop are never read). */
 static void run_stripe(stripe_t *s)
 {
-	const int stops = s->pass.track == DP_TRACK_TARGET || s->pass.track == DP_TRACK_TARGET_LASTCOL;
-	s->found = s->fn(s->mem, &s->pass, s->cols, &s->hit) == 1 && stops && s->hit.row >= 0;
+	s->found = s->fn(s->mem, &s->pass, s->cols, &s->hit) == 1 && dp_track_stops(s->pass.track) &&
+		   s->hit.row >= 0;
 	if (s->found && s->pass.stop_at) {
 		int64_t cur = __atomic_load_n(s->pass.stop_at, __ATOMIC_ACQUIRE);
 		while (s->hit.row < cur &&
@@ -185,7 +193,7 @@ static void *stripe_thread(void *arg)
 int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 {
 	const int64_t m = p->m, n = p->n, unit = 64; /* stripes of whole vectors (VL <= 64) */
-	const int stops = p->track == DP_TRACK_TARGET || p->track == DP_TRACK_TARGET_LASTCOL;
+	const int stops = dp_track_stops(p->track);
 	if (ws->team < 2 || ws->simd_off || p->in || p->out || m * n < ws->team_min_cells)
 		return 0;
 	int64_t k = m / (ws->team_min_rows > unit ? ws->team_min_rows : unit);
@@ -202,7 +210,7 @@ int nw_striped_team(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 	/* k stripes of rows rows each (a multiple of every lane count), the last one shorter */
 	const int64_t rows = ((m + k - 1) / k + unit - 1) / unit * unit;
 	k = (m + rows - 1) / rows;
-	const size_t bytes = ((size_t)rows + 64) * 4 * (size_t)(p->sc->n_codes + 4);
+	const size_t bytes = pass_bytes(p->sc, rows);
 	stripe_t *st = calloc((size_t)k, sizeof *st);
 	st_edge_t *edges = NULL;
 	pthread_t *tid = calloc((size_t)k, sizeof *tid);

@@ -148,7 +148,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			tmp[l] = (LT)p->target[l];
 		vtarget = vload(tmp);
 	}
-	const int stops = track == DP_TRACK_TARGET || track == DP_TRACK_TARGET_LASTCOL;
+	const int stops = dp_track_stops(track);
 
 	for (int64_t j0 = 1; j0 <= cols && (!stops || pending > 0); j0 += B) {
 		V diag[B], f[B], R[B], colmax[B], colrow[B];

@@ -74,7 +74,7 @@ static ISA_TARGET int ISA_FN(striped)(void *mem, const st_pass_t *p, int64_t col
 	const nw_scoring_t *sc = p->sc;
 	const int64_t m = p->m, seg_len = (m + VL - 1) / VL;
 	const int O = sc->gap_open, X = sc->gap_extend;
-	const int stops = p->track == DP_TRACK_TARGET || p->track == DP_TRACK_TARGET_LASTCOL;
+	const int stops = dp_track_stops(p->track);
 	V *prof = mem, *h_load = prof + seg_len * sc->n_codes;
 	V *h_store = h_load + seg_len, *e_next = h_store + seg_len;
 	/* MAX: the column of the best so far, whose first position holding it is found once,

@@ -136,7 +136,7 @@ static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		n = plan.n_rest;
 	}
 	/* Fewer pairs than threads, none in groups: the threads left over share out the
-	 * forward passes of long pairs (nw_striped_team) */
+	 * score passes and paths of long pairs (nw_striped_team, cpu_path.c's teams) */
 	const int team = (!job.plan || job.plan->n_groups == 0) && n > 0 && n < threads
 				 ? threads / (int)n : 1;
 	for (int t = 0; t < nt; t++)

@@ -463,20 +463,15 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    (long long)run.n_paths[NW_PATH_GACT], run.params.tile,
 				    run.params.overlap, (long long)run.n_paths[NW_PATH_REDONE],
 				    run.params.max_deficit);
-		int64_t narrow = 0, saturated = 0;
-		for (int t = 0; t < run.n_cpu_ws; t++) {
-			int64_t nl, ns;
-			nw_workspace_narrow_counts(run.cpu_ws[t], &nl, &ns);
-			narrow += nl, saturated += ns;
-		}
-		int64_t team_passes = 0, team_paths = 0;
+		int64_t narrow = 0, saturated = 0, team_passes = 0, team_paths = 0;
 		int team_most = 0;
 		for (int t = 0; t < run.n_cpu_ws; t++) {
-			int64_t tp, tq;
+			int64_t nl, ns, tp, tq;
 			int tm;
+			nw_workspace_narrow_counts(run.cpu_ws[t], &nl, &ns);
 			nw_workspace_team_counts(run.cpu_ws[t], &tp, &tq, &tm);
-			team_passes += tp;
-			team_paths += tq;
+			narrow += nl, saturated += ns;
+			team_passes += tp, team_paths += tq;
 			team_most = tm > team_most ? tm : team_most;
 		}
 		if (team_passes > 0)
