@@ -299,13 +299,13 @@ static int path_team(nw_workspace_t *ws, const nw_scoring_t *sc, const sub_t *ro
 	for (;;) {
 		int splits = 0;
 		for (int k = 0; k < n_parts; k++)
-			splits += !is_leaf(ws, &parts[cur][k].s) && parts[cur][k].s.m > 0;
+			splits += !is_leaf(ws, &parts[cur][k].s);
 		if (ret < 0 || splits == 0 || 2 * splits > team || n_parts + splits > team)
 			break;
 		int nt = 0;
 		for (int k = 0; k < n_parts; k++) {
 			const part_t *p = &parts[cur][k];
-			if (is_leaf(ws, &p->s) || p->s.m == 0)
+			if (is_leaf(ws, &p->s))
 				continue;
 			for (int dir = 0; dir < 2; dir++, nt++)
 				tasks[nt] = (task_t){.ws = w[nt], .sc = sc, .part = p, .reverse = dir};
@@ -314,7 +314,7 @@ static int path_team(nw_workspace_t *ws, const nw_scoring_t *sc, const sub_t *ro
 		int n_next = 0;
 		for (int k = 0, t = 0; k < n_parts && ret == 0; k++) {
 			const part_t *p = &parts[cur][k];
-			if (is_leaf(ws, &p->s) || p->s.m == 0) {
+			if (is_leaf(ws, &p->s)) {
 				parts[!cur][n_next++] = *p;
 				continue;
 			}
