@@ -25,12 +25,20 @@
  * Row numbers leave 8 bits, so a column's best row is kept per chunk of ROW_CHUNK rows
  * (the row within the chunk in 8 bits) and folded into the chunk's number after each
  * chunk, the first chunk winning ties; the columns and rows of the lanes' bests are
- * kept in scalars, updated for the lanes whose best rises in a column. The anchored
- * pass's rows start lane by lane (vrowmasks, from 16-bit rows). Its cells far below
- * the target saturate at -128; that keeps them exact where it matters: a path's gain
- * from any cell to another is a local alignment's score, at most the target (the lane's
- * best), so a cell that descends from a saturated one stays below -128 + target, and a
- * cell at the target descends from none.
+ * kept in scalars, updated for the lanes whose best rises in a column.
+ *
+ * The anchored pass (the reverse pass of a profile group) shares one reversed query, and
+ * lane l's problem starts at row top[l]: row top[l] is its row 0, whose column 0 holds 0
+ * (the end cell, where the reversed path starts), and the rows above it hold LANE_MIN in
+ * column 0, as does the pass's row 0 (unless top[l] is 0: then it is the lane's). Those
+ * rows are computed like the others, with no mask: their values, and
+ * whatever descends from them, stay below any target. A path's gain from one cell to
+ * another is the score of a local alignment of the pair, at most the target (the lane's
+ * best), so a cell that descends from LANE_MIN (or from a cell saturated there) stays at
+ * or below LANE_MIN + target. Every cell is therefore the maximum of its value in the
+ * lane's own problem and of such values, and reaches the target exactly where the lane's
+ * own cell does (row top[l] included: the horizontal gaps from the end cell give it the
+ * boundary's values).
  */
 
 /* Lane l of vector v in memory. */
@@ -73,28 +81,21 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		vstore(&E[i], vNEG);
 	}
 #if LANE_BITS == 8
-	_Alignas(64) int16_t top16[VL];
 	int32_t best_s[VL], best_row[VL], best_col[VL]; /* MAX: the lanes' bests */
 	for (int l = 0; l < VL; l++)
 		best_s[l] = best_row[l] = best_col[l] = 0;
-#else
-	V vtop = vZ;
 #endif
-	if (form == INTER_ANCHORED) { /* column 0 below each lane's own top row */
+	VM row0_own = VMZERO; /* ANCHORED: the lanes whose row 0 is the pass's (top 0) */
+	if (form == INTER_ANCHORED) { /* column 0: each lane's own, from its top row down */
 		for (int64_t i = 1; i <= rows; i++) {
 			for (int l = 0; l < VL; l++)
 				tmp[l] = (LT)(i < p->top[l] ? LANE_MIN : i == p->top[l] ? 0
 					      : LANE_VAL(-(O + (i - p->top[l]) * X)));
 			vstore(&H[i], vload(tmp));
 		}
-#if LANE_BITS == 8
 		for (int l = 0; l < VL; l++)
-			top16[l] = (int16_t)p->top[l];
-#else
-		for (int l = 0; l < VL; l++)
-			tmp[l] = (LT)p->top[l];
-		vtop = vload(tmp);
-#endif
+			tmp[l] = (LT)(p->top[l] == 0);
+		row0_own = vcmpeq(vload(tmp), vset1(1));
 	}
 	for (int l = 0; l < VL; l++) {
 		int32_t m = p->m[l];
@@ -166,6 +167,10 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			top_here[c] = top_free ? 0 : -(O + (int)j * X);
 			diag[c] = vset1(LANE_VAL(top_prev));                /* H[0][j-1] */
 			f[c] = vset1(LANE_VAL(top_here[c] - (O + X)));      /* F[1][j] */
+			if (form == INTER_ANCHORED) { /* row 0 above a lane's own: LANE_MIN too */
+				diag[c] = vsel(row0_own, vNEG, diag[c]);
+				f[c] = vsel(row0_own, vNEG, f[c]);
+			}
 			R[c] = vload((const LT *)p->rc + (j - 1) * VL);
 			colmax[c] = vNEG;
 			colrow[c] = vZ;
@@ -207,15 +212,6 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 #if LANE_BITS != 8
 				V word = vZ;  /* dirs: the step's direction nibbles of row i */
 #endif
-				/* ANCHORED: lanes whose pass has started; at their top row */
-				VM below, at;
-				if (form == INTER_ANCHORED) {
-#if LANE_BITS == 8
-					vrowmasks((int)i, top16, &below, &at);
-#else
-					below = vcmpgt(vi, vtop), at = vcmpeq(vi, vtop);
-#endif
-				}
 #pragma GCC unroll 8
 				for (int c = 0; c < B; c++) {
 #if LANE_BITS == 8
@@ -254,9 +250,6 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 					}
 					if (local)
 						h = vmax(h, vZ);
-					if (form == INTER_ANCHORED)
-						h = vsel(below,
-							 vsel(at, vNEG, vset1(LANE_VAL(top_here[c]))), h);
 					diag[c] = left;
 					f[c] = vmax(vsubs(f[c], vX), vsubs(h, vOX));
 					if (track == DP_TRACK_MAX) {

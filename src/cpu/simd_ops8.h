@@ -9,8 +9,6 @@
  *                              entries 0..15 fill every 16-byte block of lo and 16..31
  *                              every block of hi
  *   vmaskbits(m)               lane l's flag in bit l of a uint64_t
- *   vrowmasks(i, top, gt, eq)  *gt, *eq: the lanes l with i > top[l], with i == top[l]
- *                              (top: VL int16_t, 64-byte aligned; rows leave 8 bits)
  */
 #include "simd_undef.h"
 
@@ -45,15 +43,6 @@
 #define vlut32(idx, lo, hi)                                                                  \
 	_mm512_mask_blend_epi8(_mm512_test_epi8_mask((idx), _mm512_set1_epi8(16)),          \
 			       _mm512_shuffle_epi8((lo), (idx)), _mm512_shuffle_epi8((hi), (idx)))
-static inline ISA_TARGET void rowmasks_avx512_8(int i, const int16_t *top, VM *gt, VM *eq)
-{
-	const __m512i vi = _mm512_set1_epi16((short)i);
-	const __m512i a = _mm512_load_si512((const void *)top);
-	const __m512i b = _mm512_load_si512((const void *)(top + 32));
-	*gt = (VM)_mm512_cmpgt_epi16_mask(vi, a) | (VM)_mm512_cmpgt_epi16_mask(vi, b) << 32;
-	*eq = (VM)_mm512_cmpeq_epi16_mask(vi, a) | (VM)_mm512_cmpeq_epi16_mask(vi, b) << 32;
-}
-#define vrowmasks(i, top, gt, eq) rowmasks_avx512_8((i), (top), (gt), (eq))
 
 #elif defined(ISA_AVX2)
 #define V __m256i
@@ -77,18 +66,6 @@ static inline ISA_TARGET void rowmasks_avx512_8(int i, const int16_t *top, VM *g
 #define vlut32(idx, lo, hi)                                                                  \
 	_mm256_blendv_epi8(_mm256_shuffle_epi8((lo), (idx)), _mm256_shuffle_epi8((hi), (idx)),  \
 			   _mm256_slli_epi16((idx), 3))
-static inline ISA_TARGET void rowmasks_avx2_8(int i, const int16_t *top, VM *gt, VM *eq)
-{
-	const __m256i vi = _mm256_set1_epi16((short)i);
-	const __m256i a = _mm256_load_si256((const __m256i *)top);
-	const __m256i b = _mm256_load_si256((const __m256i *)(top + 16));
-	/* packs works within 128-bit halves: put the quarters back in order */
-	*gt = _mm256_permute4x64_epi64(
-		_mm256_packs_epi16(_mm256_cmpgt_epi16(vi, a), _mm256_cmpgt_epi16(vi, b)), 0xd8);
-	*eq = _mm256_permute4x64_epi64(
-		_mm256_packs_epi16(_mm256_cmpeq_epi16(vi, a), _mm256_cmpeq_epi16(vi, b)), 0xd8);
-}
-#define vrowmasks(i, top, gt, eq) rowmasks_avx2_8((i), (top), (gt), (eq))
 
 #elif defined(ISA_SSE41)
 #define V __m128i
@@ -112,15 +89,6 @@ static inline ISA_TARGET void rowmasks_avx2_8(int i, const int16_t *top, VM *gt,
 #define vlut32(idx, lo, hi)                                                                  \
 	_mm_blendv_epi8(_mm_shuffle_epi8((lo), (idx)), _mm_shuffle_epi8((hi), (idx)),          \
 			_mm_slli_epi16((idx), 3))
-static inline ISA_TARGET void rowmasks_sse41_8(int i, const int16_t *top, VM *gt, VM *eq)
-{
-	const __m128i vi = _mm_set1_epi16((short)i);
-	const __m128i a = _mm_load_si128((const __m128i *)top);
-	const __m128i b = _mm_load_si128((const __m128i *)(top + 8));
-	*gt = _mm_packs_epi16(_mm_cmpgt_epi16(vi, a), _mm_cmpgt_epi16(vi, b));
-	*eq = _mm_packs_epi16(_mm_cmpeq_epi16(vi, a), _mm_cmpeq_epi16(vi, b));
-}
-#define vrowmasks(i, top, gt, eq) rowmasks_sse41_8((i), (top), (gt), (eq))
 
 #elif defined(ISA_GENERIC)
 /* Portable C: 16 lanes in a struct (simd_generic.h); the scalar twin of the others. */
@@ -140,13 +108,6 @@ static inline nw_gvec8_t g8_lut32(nw_gvec8_t idx, nw_gvec8_t lo, nw_gvec8_t hi)
 	for (int l = 0; l < 16; l++)
 		idx.v[l] = idx.v[l] < 16 ? lo.v[idx.v[l]] : hi.v[idx.v[l] - 16];
 	return idx;
-}
-static inline void g8_rowmasks(int i, const int16_t *top, nw_gvec8_t *gt, nw_gvec8_t *eq)
-{
-	for (int l = 0; l < 16; l++) {
-		gt->v[l] = (int8_t)(i > top[l] ? -1 : 0);
-		eq->v[l] = (int8_t)(i == top[l] ? -1 : 0);
-	}
 }
 #endif
 #define V nw_gvec8_t
@@ -168,7 +129,6 @@ static inline void g8_rowmasks(int i, const int16_t *top, nw_gvec8_t *gt, nw_gve
 #define VMZERO g8_set1(0)
 #define vmaskbits(m) g8_maskbits(m)
 #define vlut32(idx, lo, hi) g8_lut32((idx), (lo), (hi))
-#define vrowmasks(i, top, gt, eq) g8_rowmasks((i), (top), (gt), (eq))
 
 #else
 #error "simd_ops8.h: define one of ISA_GENERIC, ISA_SSE41, ISA_AVX2, ISA_AVX512"

@@ -38,4 +38,3 @@
 #undef LT
 #undef LANE_MIN
 #undef vlut32
-#undef vrowmasks
