@@ -1,9 +1,11 @@
 #!/bin/sh
 # small_runs.sh: with --backend auto, a run whose whole input is small goes to the CPU
 # engine instead of waiting for the GPU to open (NWALIGN_AUTO_CPU_S, 0.1 s of estimated
-# work by default), and says so under -v; larger runs, and runs whose input goes on past
-# the first batch, wait for the GPU. Every output is the same bytes whichever engine ran,
-# and the process ends at once, without waiting for the GPU. Skips (77) without a GPU.
+# work by default), and says so under -v; in larger runs, and runs whose input goes on
+# past the first batch, the CPU engine aligns the first pairs while the GPU opens, which
+# takes the rest once open (NWALIGN_AUTO_CPU_S=0: none of that). Every output is the same
+# bytes whichever engine ran, and the process ends at once, without waiting for a GPU it
+# did not use. Skips (77) without a GPU.
 set -u
 . "${top_srcdir:-.}/tests/testlib.sh"
 
@@ -24,20 +26,28 @@ backend_of() {
 }
 
 # runs NAME WANT LIMIT ARGS...: --backend auto with NWALIGN_AUTO_CPU_S=LIMIT ('' for the
-# default) must run on WANT (cpu: the small-run route; gpu) and give --backend cpu's
-# and --backend gpu's bytes
+# default) and the environment in HOOKS must run on WANT (cpu: the small-run route; gpu;
+# share: the CPU engine while the GPU opened, then the GPU; cpu-shared: the CPU engine
+# while the GPU opened, to the end; any-share: one of these or gpu, as the timing falls)
+# and give --backend cpu's and --backend gpu's bytes
+HOOKS=
 runs() {
 	name=$1 want=$2 limit=$3
 	shift 3
 	"$NWALIGN" "$@" --backend cpu >"$tmp/cpu" 2>"$tmp/cpu.err" || bad "$name: --backend cpu failed"
 	"$NWALIGN" "$@" --backend gpu >"$tmp/gpu" 2>"$tmp/gpu.err" || bad "$name: --backend gpu failed"
-	NWALIGN_AUTO_CPU_S=$limit "$NWALIGN" "$@" -v >"$tmp/auto" 2>"$tmp/auto.err"
+	env NWALIGN_AUTO_CPU_S=$limit $HOOKS "$NWALIGN" "$@" -v >"$tmp/auto" 2>"$tmp/auto.err"
 	rc=$?
 	got=$(backend_of "$tmp/auto.err")
 	said=$(grep -c 'a small run: the CPU engine aligns it' "$tmp/auto.err")
+	shared=$(grep -c 'pairs aligned while the GPU opened' "$tmp/auto.err")
 	case $want in
 	cpu) [ "$got" = "cpu (a small run)" ] && [ "$said" = 1 ] ;;
 	gpu) [ "$got" = gpu ] && [ "$said" = 0 ] ;;
+	share) [ "$got" = "gpu, and cpu while it opened" ] && [ "$shared" = 1 ] ;;
+	cpu-shared) [ "$got" = "cpu (the run ended before the GPU opened)" ] ;;
+	any-share) case $got in gpu | "gpu, and cpu while it opened" | \
+		"cpu (the run ended before the GPU opened)") [ "$said" = 0 ] ;; *) false ;; esac ;;
 	esac
 	if [ $? != 0 ] || [ "$rc" != 0 ]; then
 		bad "$name: exit $rc, backend '$got' (want $want), $said small-run lines: $(grep -v '^nwalign: [0-9a-z]*[ :]' "$tmp/auto.err" | head -c 300)"
@@ -57,11 +67,23 @@ runs "protein all against all" cpu '' -q "$data/globins.fa" -r "$data/globins.fa
 gzip -c "$tmp/zq.fa" >"$tmp/zq.fa.gz"
 runs "3,000 zip pairs, gzip" cpu '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip -m local -c
 grep -q "by the files' sizes" "$tmp/auto.err" && bad "gzip: estimated by the files' sizes" || ok
-# the route off, a limit below the estimate, and an input that goes on past the first
-# batch: the GPU
+# the route off: the GPU alone; a limit below the estimate, and an input that goes on
+# past the first batch: the CPU engine while the GPU opens, the GPU after
 runs "limit 0" gpu 0 -q "$tmp/lq.fa" -r "$tmp/lr.fa"
-runs "limit below the estimate" gpu 0.000001 -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip
-runs "more than one batch" gpu '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500
+runs "limit 0, more than one batch" gpu 0 -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500
+runs "limit below the estimate" any-share 0.000001 -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip
+runs "more than one batch" any-share '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500
+# the GPU opening 2 s late (a test hook): the CPU engine aligns it all, and the process
+# ends without waiting; one slice of the CPU engine's (a test hook), then the GPU
+HOOKS="NW_GPU_OPEN_DELAY=2"
+t0=$(date +%s)
+runs "GPU late, scores" cpu-shared '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500
+[ $(($(date +%s) - t0)) -lt 2 ] && ok || bad "GPU late: the run waited for the GPU ($(($(date +%s) - t0)) s)"
+runs "GPU late, paths" cpu-shared '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500 -m local -c
+HOOKS="NW_GPU_OPEN_DELAY=0.3 NW_SHARE_SLICES=1"
+runs "one slice, then the GPU" share '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500
+runs "one slice, then the GPU, paths" share '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500 -m local -f sam
+HOOKS=
 
 echo "small_runs: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -228,6 +228,42 @@ static int cpu_takes_over(run_t *run, int ret, const char *err)
 	return 1;
 }
 
+/* While the GPU opens (run->opening), the CPU engine aligns the first of the n pairs in
+ * slices of about NW_SLICE_S seconds each (at the planning's rates), and after each slice
+ * the GPU becomes the run's engine if it is open. Returns how many of the pairs are done
+ * (all of them when the GPU is still opening at the end), or < 0. When not even one pair
+ * a thread fits a slice (long pairs), the GPU is waited for instead: a slice must not
+ * keep the open GPU waiting long. NW_SHARE_SLICES=N (a test hook): at most N slices in
+ * the run, then the GPU is waited for. */
+#define NW_SLICE_S 0.01
+static int64_t while_opening(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+			     const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res,
+			     int64_t n, int what, char *err, size_t errlen)
+{
+	if (!run->opening || n == 0)
+		return 0;
+	const double rate = what == JOB_PATHS ? NW_CPU_PATH_CELLS_PER_S : NW_CPU_CELLS_PER_S;
+	const double pair_s = nw_plan_cells(qb, rb, pairs, n) / (double)n / rate + NW_CPU_PAIR_S;
+	const int64_t slice = (int64_t)(NW_SLICE_S * run->cpu_threads / pair_s);
+	int ret;
+	if (slice < run->cpu_threads)
+		return (ret = nw_adopt_gpu(run, 1, err, errlen)) < 0 ? ret : 0;
+	const char *most = getenv("NW_SHARE_SLICES");
+	int64_t k = 0;
+	while (k < n && run->opening) {
+		if (most && *most && run->slices_while_opening >= atoll(most))
+			return (ret = nw_adopt_gpu(run, 1, err, errlen)) < 0 ? ret : k;
+		run->slices_while_opening++;
+		const int64_t m = n - k < slice ? n - k : slice;
+		if ((ret = run_cpu(run, p, qb, rb, pairs + k, res + k, m, what, err, errlen)) < 0 ||
+		    (ret = nw_adopt_gpu(run, 0, err, errlen)) < 0)
+			return ret;
+		k += m;
+		run->pairs_while_opening += what == JOB_PATHS ? 0 : m;
+	}
+	return k;
+}
+
 /* A stage of a chunk: n pairs of queries qb (one strand) against references rb. */
 typedef int (*stage_fn)(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 			const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
@@ -239,15 +275,21 @@ static int scores(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		  const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		  char *err, size_t errlen)
 {
+	const int64_t n_all = n, k0 = while_opening(run, p, qb, rb, pairs, res, n, JOB_ALIGN,
+						    err, errlen);
+	if (k0 < 0)
+		return (int)k0;
+	pairs += k0, res += k0, n -= k0; /* the rest, if any */
 	int ret = 0, on_gpu = gpu_of(run) != NULL;
-	if (on_gpu) {
+	if (on_gpu && n > 0) {
 		if ((ret = injected_failure("align", err, errlen)) == 0)
 			ret = nw_lanes_call(&run->lanes, nw_gpu_align, p, qb, rb, pairs, n, res, err,
 					    errlen);
 		on_gpu = !cpu_takes_over(run, ret, err);
 	}
-	if (!on_gpu)
+	if (!on_gpu && n > 0)
 		ret = run_cpu(run, p, qb, rb, pairs, res, n, JOB_ALIGN, err, errlen);
+	pairs -= k0, res -= k0, n = n_all;
 	for (int64_t k = 0; k < n; k++) {
 		res[k].n_cigar = 0;
 		res[k].path_kind = NW_PATH_NONE;
@@ -262,6 +304,12 @@ static int paths(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		 char *err, size_t errlen)
 {
+	const int64_t k0 = while_opening(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
+	if (k0 < 0)
+		return (int)k0;
+	pairs += k0, res += k0, n -= k0; /* the rest, if any */
+	if (n == 0)
+		return 0;
 	if (!gpu_of(run))
 		return run_cpu(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
 	int ret;

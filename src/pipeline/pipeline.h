@@ -99,7 +99,13 @@ typedef struct {
 				      * engine rather than wait for the GPU to open (setup.c) */
 	double small_est_s;          /* the CPU engine's estimated seconds for it */
 	int cpu_threads;             /* the CPU engine's threads: --threads, one fewer while
-				      * the GPU opens beside a small run */
+				      * the GPU opens beside the CPU engine's work */
+	struct gpu_opener_s *opening; /* --backend auto: the GPU still opening on its thread
+				      * while the CPU engine aligns the first pairs (setup.c,
+				      * nw_adopt_gpu); NULL once it is the run's or left */
+	int64_t pairs_while_opening; /* pairs the CPU engine aligned while the GPU opened */
+	int64_t slices_while_opening; /* and in how many slices (align_stage.c) */
+	int gpu_left;                /* the run ended before the GPU opened: left to its thread */
 	int gpu_failed;              /* the GPU engine failed (align_stage.c) or, gpu NULL,
 				      * would not open (setup.c): the CPU engine took over
 				      * (--backend auto) */
@@ -198,11 +204,17 @@ void nw_parts_free(nw_parts_t *pt);  /* closes pt->rr or pt->db too */
 int nw_run_partitioned(run_t *run, nw_feeder_t *fd, nw_parts_t *pt, int64_t nq, char *err,
 		       size_t errlen);
 
+/* The CPU engine's rates as the planning estimates them: its slower passes' (long pairs
+ * in 32-bit lanes, paths), so that the estimates err long. */
+#define NW_CPU_CELLS_PER_S 1.5e9      /* a thread's cells a second, scores */
+#define NW_CPU_PATH_CELLS_PER_S 0.5e9 /* ... with paths */
+#define NW_CPU_PAIR_S 1e-6            /* a thread's seconds a pair besides its cells */
+
 /* setup.c */
 /* The GPU is opened on a thread of its own while the inputs are read: starting the CUDA
  * driver and a context takes a few tenths of a second, as long as reading a batch. */
 typedef struct gpu_open_job_s gpu_open_job_t; /* the opener thread's (setup.c) */
-typedef struct {
+typedef struct gpu_opener_s {
 	const nw_opt_t *opt;
 	pthread_t tid;
 	gpu_open_job_t *job; /* while the thread runs */
@@ -232,6 +244,14 @@ int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
 		     const nw_batch_t *rb, int whole, char *err, size_t errlen);
 /* An opener not joined (an error came first): wait for it and close what it opened. */
 void nw_gpu_opener_finish(gpu_opener_t *o);
+/* With the GPU still opening (run->opening, which nw_setup_backend sets with --backend
+ * auto when the CPU engine can take the first pairs in short slices): once its opener is
+ * done (wait: waiting for it), the GPU becomes the run's engine, as nw_setup_backend would
+ * have made it. Returns 0, or < 0 with err (--backend gpu's reasons only). */
+int nw_adopt_gpu(run_t *run, int wait, char *err, size_t errlen);
+/* At the end of a run whose GPU is still opening: left to its thread, which closes it
+ * (nw_gpu_left_opening), or taken when it is already open. */
+void nw_leave_gpu_opening(run_t *run);
 /* -f blast6: the statistics of the scoring (an error naming the gap costs that have them
  * when it has none) and the residues of the database, all_refs (NULL in zip mode: 0,
  * each pair alone), into run->ka and run->db_residues. */

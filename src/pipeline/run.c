@@ -383,13 +383,17 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    "without waiting for the GPU to open", run.small_est_s, run.cpu_threads,
 			    run.cpu_threads == 1 ? "" : "s",
 			    opener.small ? ", by the files' sizes" : "");
+	if (run.opening)
+		nw_log_info("the GPU is still opening: the CPU engine aligns the first pairs on %d "
+			    "thread%s until it is open", run.cpu_threads, run.cpu_threads == 1 ? "" : "s");
 	char cpu_name[64];
 	snprintf(cpu_name, sizeof cpu_name, "cpu (%s)", nw_cpu_isa_name(nw_cpu_isa()));
 	nw_log_info("alphabet %s%s; scoring %s, gap open %d extend %d; mode %s; backend %s",
 		    nw_alphabet_name(run.alphabet), run.alphabet_guessed ? " (detected)" : "",
 		    run.sc.name, run.sc.gap_open, run.sc.gap_extend,
 		    opt->mode == NW_MODE_GLOBAL ? "global" : opt->mode == NW_MODE_LOCAL ? "local" : "semiglobal",
-		    run.gpu ? nw_gpu_describe(run.gpu) : cpu_name);
+		    run.gpu ? nw_gpu_describe(run.gpu) : run.opening ? "gpu once open, cpu until then"
+								     : cpu_name);
 	if ((ret = nw_collect_refs(&run, zip ? NULL : &rb, &refs, &sam_refs, err, errlen)) < 0)
 		goto out;
 	/* (partitioned: the database's residues are counted again on the first pass) */
@@ -409,6 +413,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	}
 	ret = partitioned ? nw_run_partitioned(&run, &feeder, &parts, nq, err, errlen)
 			  : run_batches(&run, &feeder, zip ? NULL : &rb, nq, err, errlen);
+	nw_leave_gpu_opening(&run); /* the CPU engine aligned it all while the GPU opened */
 	double t_end = nw_pl_now(), written_s = 0;
 	int64_t written = 0;
 	{ /* the write stage stops here whatever happened: it may still hold chunks */
@@ -444,9 +449,11 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    "backend %s, %d thread%s", (long long)run.n_pairs, (long long)written,
 			    run.cells, sec,
 			    sec > 0 ? run.cells / sec * 1e-9 : 0.0,
-			    run.gpu ? (run.gpu_failed ? "gpu, then cpu (the GPU failed)" : "gpu")
+			    run.gpu ? (run.gpu_failed ? "gpu, then cpu (the GPU failed)"
+				       : run.pairs_while_opening ? "gpu, and cpu while it opened" : "gpu")
 				    : run.gpu_failed ? "cpu (the GPU could not be opened)"
-				    : run.small_on_cpu ? "cpu (a small run)" : "cpu",
+				    : run.small_on_cpu ? "cpu (a small run)"
+				    : run.gpu_left ? "cpu (the run ended before the GPU opened)" : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
 		if (partitioned)
 			nw_log_info("references read in partitions of about %.3g residues: %lld "
@@ -496,6 +503,9 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			nw_log_info("gpu opened in %.3f s beside the reading (waited for %.3f s), first "
 				    "kernel at %.3f s", opener.open_s, opener.waited_s,
 				    tk > 0 ? tk - run.t0 : 0.0);
+			if (run.pairs_while_opening)
+				nw_log_info("cpu: %lld pairs aligned while the GPU opened",
+					    (long long)run.pairs_while_opening);
 			const double k = nw_lanes_kernel_seconds(&run.lanes);
 			const int lanes = nw_lanes_opened(&run.lanes);
 			if (run.lanes.ranged_calls)

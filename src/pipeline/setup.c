@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pipeline.h"
 
@@ -130,11 +131,15 @@ int nw_gpu_left_opening(void)
 	return __atomic_load_n(&gpu_left_opening, __ATOMIC_ACQUIRE);
 }
 
-/* The opener's thread: open_device, timed for -v. */
+/* The opener's thread: open_device, timed for -v. NW_GPU_OPEN_DELAY=S (a test hook) makes
+ * the opening S seconds longer. */
 static void *open_gpu(void *arg)
 {
 	gpu_open_job_t *job = arg;
 	double t = nw_pl_now();
+	const char *delay = getenv("NW_GPU_OPEN_DELAY");
+	if (delay && atof(delay) > 0)
+		usleep((useconds_t)(atof(delay) * 1e6));
 	open_device(&job->o);
 	job->o.open_s = nw_pl_now() - t;
 	if (__atomic_exchange_n(&job->state, OPEN_DONE, __ATOMIC_ACQ_REL) == OPEN_LEFT) {
@@ -150,9 +155,6 @@ static void *open_gpu(void *arg)
  * With paths, the largest pair's (longest cells) path on one thread bounds it from below:
  * a long path splits over threads only so far (a team took an unrelated 40 kb pair's
  * from 0.96 to 0.54 s on 16 threads), so that bound errs long too. */
-#define NW_CPU_CELLS_PER_S 1.5e9      /* a thread's cells a second, scores */
-#define NW_CPU_PATH_CELLS_PER_S 0.5e9 /* ... with paths */
-#define NW_CPU_PAIR_S 1e-6            /* a thread's seconds a pair besides its cells */
 static double cpu_seconds(const nw_opt_t *opt, double cells, double pairs, double longest)
 {
 	const int want_path = opt->cigar || opt->format != NW_FMT_TSV;
@@ -279,6 +281,39 @@ static int small_for_cpu(run_t *run, const gpu_opener_t *o, const nw_batch_set_t
 	return run->small_est_s < small_run_limit();
 }
 
+/* The GPU a joined opener found (o), or none, as the run's engine. */
+static int take_gpu(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
+{
+	if (o->ret < 0) {
+		snprintf(err, errlen, "%s", o->err);
+		return o->ret;
+	}
+	if (o->open_failed) {
+		nw_log_warn("the GPU could not be opened (%s): the CPU engine aligns the run", o->err);
+		run->gpu_failed = 1;
+	}
+	run->gpu = o->gpu;
+	o->gpu = NULL;
+	if (run->gpu && run->opt->gpu_memory)
+		nw_gpu_set_memory_limit(run->gpu, run->opt->gpu_memory);
+	if (run->gpu && nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
+		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu);
+	nw_lanes_init(&run->lanes, run->gpu, run->opt);
+	return 0;
+}
+
+/* Whether the CPU engine takes the first pairs while the GPU opens: --backend auto, the
+ * small-run limit not 0 (NWALIGN_AUTO_CPU_S=0 keeps every pair for the GPU), the opener
+ * still running, and a run whose stages all split by pairs (not --top, whose ranking runs
+ * on the device a chunk at a time, nor --strand both). */
+static int share_while_opening(const run_t *run, const gpu_opener_t *o)
+{
+	const nw_opt_t *opt = run->opt;
+	return opt->backend == NW_BACKEND_AUTO && small_run_limit() > 0 && opt->top == 0 &&
+	       !opt->both_strands &&
+	       __atomic_load_n(&o->job->state, __ATOMIC_ACQUIRE) == OPEN_RUNNING;
+}
+
 /* The engine: the GPU the opener found, or the CPU. */
 int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
 		     const nw_batch_t *rb, int whole, char *err, size_t errlen)
@@ -304,28 +339,56 @@ int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
 		nw_lanes_init(&run->lanes, NULL, run->opt);
 		return 0;
 	}
+	if (o->started && share_while_opening(run, o)) {
+		/* the CPU engine aligns the first pairs in slices, the GPU taken after any slice
+		 * once it is open (align_stage.c); a core is left to the opener's thread */
+		run->opening = o;
+		if (run->cpu_threads >= 4)
+			run->cpu_threads--;
+		nw_lanes_init(&run->lanes, NULL, run->opt);
+		return 0;
+	}
 	if (o->started) {
 		double t = nw_pl_now();
 		pthread_join(o->tid, NULL);
 		o->waited_s = nw_pl_now() - t;
 		take_job(o);
 	}
-	if (o->ret < 0) {
-		snprintf(err, errlen, "%s", o->err);
-		return o->ret;
+	return take_gpu(run, o, err, errlen);
+}
+
+int nw_adopt_gpu(run_t *run, int wait, char *err, size_t errlen)
+{
+	gpu_opener_t *o = run->opening;
+	if (!o || (!wait && __atomic_load_n(&o->job->state, __ATOMIC_ACQUIRE) == OPEN_RUNNING))
+		return 0;
+	double t = nw_pl_now();
+	pthread_join(o->tid, NULL);
+	const double waited = nw_pl_now() - t;
+	take_job(o);
+	o->waited_s = waited;
+	run->opening = NULL;
+	run->cpu_threads = run->opt->threads;
+	return take_gpu(run, o, err, errlen);
+}
+
+void nw_leave_gpu_opening(run_t *run)
+{
+	gpu_opener_t *o = run->opening;
+	if (!o)
+		return;
+	if (__atomic_exchange_n(&o->job->state, OPEN_LEFT, __ATOMIC_ACQ_REL) == OPEN_RUNNING) {
+		/* the thread closes what it opens and frees the job */
+		pthread_detach(o->tid);
+		o->started = 0;
+		o->job = NULL;
+		__atomic_store_n(&gpu_left_opening, 1, __ATOMIC_RELEASE);
+		run->opening = NULL;
+		run->gpu_left = 1;
+		return;
 	}
-	if (o->open_failed) {
-		nw_log_warn("the GPU could not be opened (%s): the CPU engine aligns the run", o->err);
-		run->gpu_failed = 1;
-	}
-	run->gpu = o->gpu;
-	o->gpu = NULL;
-	if (run->gpu && run->opt->gpu_memory)
-		nw_gpu_set_memory_limit(run->gpu, run->opt->gpu_memory);
-	if (run->gpu && nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
-		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu);
-	nw_lanes_init(&run->lanes, run->gpu, run->opt);
-	return 0;
+	char ignored[256]; /* open already: taken, and closed with the run */
+	(void)nw_adopt_gpu(run, 1, ignored, sizeof ignored);
 }
 
 /* An opener not joined (an error came first): wait for it and close what it opened. */
