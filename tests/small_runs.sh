@@ -82,7 +82,7 @@ runs "GPU late, scores" cpu-shared '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs
 runs "GPU late, paths" cpu-shared '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500 -m local -c
 HOOKS="NW_GPU_OPEN_DELAY=0.3 NW_SHARE_SLICES=1"
 runs "one slice, then the GPU" share '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500
-runs "one slice, then the GPU, paths" share '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500 -m local -f sam
+runs "one slice, then the GPU, paths" share '' -q "$tmp/zq.fa.gz" -r "$tmp/zr.fa" --pairs zip --batch-size 500 -m local -f paf
 HOOKS=
 
 echo "small_runs: $pass passed, $fail failed"
