@@ -724,8 +724,28 @@ int main(void)
 		if (cases[i].ok)
 			test_medium(&cases[i], 8);
 	lap("pairs of 100..600");
+	/* The same sizes again with the global scores of pairs from 2,000 cells up found by
+	 * pruned sweeps first (cpu_prune.c; by default from 16M cells): the similar pairs'
+	 * scores come from them, the others fall back to the full pass; each must equal the
+	 * oracle's, and the route must have been taken. Then the scalar twin of the sweeps. */
+	nw_workspace_set_pruned_min(ws, 2000);
+	const int64_t pruned0 = nw_workspace_pruned_scores(ws);
+	for (int i = 0; i < nc; i++)
+		if (cases[i].ok)
+			test_medium(&cases[i], 8);
+	const int64_t pruned1 = nw_workspace_pruned_scores(ws);
+	CHECK(pruned1 - pruned0 >= 20, "pruned global scores on pairs of 100..600: %" PRId64,
+	      pruned1 - pruned0);
+	nw_workspace_set_simd(ws, 0);
+	for (int i = 0; i < nc; i++)
+		if (cases[i].ok)
+			test_medium(&cases[i], 4);
+	nw_workspace_set_simd(ws, 1);
+	CHECK(nw_workspace_pruned_scores(ws) > pruned1, "pruned global scores, scalar sweeps");
+	lap("pairs of 100..600, global scores by pruned sweeps");
 	if (cases[0].ok && cases[1].ok && cases[4].ok && cases[8].ok)
 		test_long(&cases[0], &cases[1], &cases[4], &cases[8]);
+	CHECK(nw_workspace_pruned_scores(ws) > pruned1, "pruned global scores on long pairs");
 	lap("long pairs");
 	nw_workspace_free(ws);
 	return tu_finish("unit_cpu");

@@ -174,6 +174,16 @@ void nw_workspace_team_counts(const nw_workspace_t *ws, int64_t *passes, int64_t
 	*most_threads = ws->team_most;
 }
 
+void nw_workspace_set_pruned_min(nw_workspace_t *ws, int64_t cells)
+{
+	ws->pruned_min_cells = cells > 0 ? cells : 0;
+}
+
+int64_t nw_workspace_pruned_scores(const nw_workspace_t *ws)
+{
+	return ws->pruned_scores;
+}
+
 void nw_workspace_set_simd(nw_workspace_t *ws, int on)
 {
 	ws->simd_off = !on;
@@ -264,6 +274,21 @@ static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 	dp_track_t track = local ? DP_TRACK_MAX
 		: p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE;
 	dp_hit_t hit;
+	/* a long global pair: pruned sweeps first, whose work follows the divergence
+	 * (cpu_prune.c); a team's striped pass takes a pair that has threads to itself */
+	const int64_t min_cells = ws->pruned_min_cells ? ws->pruned_min_cells : NW_PRUNED_MIN_CELLS;
+	if (p->mode == NW_MODE_GLOBAL && ws->team <= 1 && (double)qlen * (double)rlen >= (double)min_cells) {
+		int64_t s;
+		int ret = nw_pruned_global_score(ws, sc, q, qlen, r, rlen, &s);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			res->score = s;
+			res->qend = qlen;
+			res->rend = rlen;
+			return 0;
+		}
+	}
 	st_pass_t st = {.q = q, .r = r, .m = qlen, .n = rlen, .sc = sc, .local = local,
 			.ref_free = p->mode == NW_MODE_SEMIGLOBAL, .track = track};
 	int ran = nw_striped_pass(ws, &st, &hit);

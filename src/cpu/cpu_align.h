@@ -84,6 +84,9 @@ struct nw_workspace_s {
 	int64_t team_passes;     /* passes run by a team so far (-v, tests) */
 	int team_most;           /* the most threads a team took (-v) */
 	int64_t team_paths;      /* paths made by a team (tests) */
+	int64_t pruned_min_cells; /* global pairs of this many cells or more try pruned
+				   * sweeps for their score (0: NW_PRUNED_MIN_CELLS) */
+	int64_t pruned_scores;   /* global scores found so (-v, tests) */
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that
@@ -160,6 +163,10 @@ int nw_ws_grow_aligned(void **buf, size_t *cap, size_t need);
  *   NW_SWEEP_TARGET: at the first row with a cell at or above the target, the smallest
  *     such column (the start of a local alignment). */
 enum { NW_SWEEP_CORNER, NW_SWEEP_TARGET_LASTCOL, NW_SWEEP_TARGET };
+typedef struct {
+	int64_t cells; /* swept before it failed */
+	int64_t row;   /* the row it failed at (na: it ended below the target) */
+} nw_sweep_fail_t;
 #define NW_SWEEP_DEAD (NW_NEG_INF / 2)
 
 typedef struct {
@@ -175,6 +182,7 @@ typedef struct {
 	int stop;               /* NW_SWEEP_* */
 	const int64_t *sq, *sr; /* nw_best_sums of rows a[0..rows or na) and columns b[0..nb) */
 	uint8_t *dir;           /* direction bits, row stride nb + 1 (src/cpu/cpu_path.c); NULL: none */
+	nw_sweep_fail_t *failed; /* NULL, or where a sweep that fails says how far it got */
 } nw_sweep_t;
 
 /* Runs the sweep with caller rows H[0..nb], F[0..nb]; hit->row, hit->col: where it ended.
@@ -189,6 +197,18 @@ int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit);
  * only at cells on no optimal path. */
 int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64_t *F,
 		      dp_hit_t *hit);
+
+/* The global score of q[0..m) x r[0..n) by pruned sweeps, for pairs whose optimum lies
+ * near the most they could score (similar sequences): a sweep that prunes by a target T
+ * reaches the corner with the exact optimum when the optimum is at least T (every cell of
+ * an optimal path lives, cpu_prune.c), and else with less or not at all. T starts below
+ * the most the pair can score by a slack that grows with its length, and the slack
+ * doubles after each failed sweep. Sweeps stop before their cells would pass
+ * 1/NW_PRUNED_SHARE of the matrix's. Returns 1 with *score, 0 when the sweeps stopped (the
+ * caller runs the full pass), or NW_ERR_MEMORY. */
+#define NW_PRUNED_SHARE 4
+int nw_pruned_global_score(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *q,
+			   int64_t m, const uint8_t *r, int64_t n, int64_t *score);
 
 /* sums[i], i in [0, len]: the most the diagonal steps of a path through x[i..len) can
  * score, the sum of max(0, x[k]'s best score against any code) (x: query codes, the score

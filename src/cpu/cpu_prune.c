@@ -91,6 +91,14 @@ static int stopped(const nw_sweep_t *p, const int64_t *H, int64_t i, int64_t lo,
 	return 0;
 }
 
+/* A sweep that fails at row i after cells: how far it got, for the caller that asked. */
+static int64_t failed(const nw_sweep_t *p, int64_t cells, int64_t i)
+{
+	if (p->failed)
+		p->failed->cells = cells, p->failed->row = i;
+	return NW_ERR_INTERNAL;
+}
+
 int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
 {
 	const int64_t O = p->O, X = p->X, OX = O + X, nb = p->nb;
@@ -120,7 +128,7 @@ int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
 			}
 		}
 		if (lo < 0)
-			return NW_ERR_INTERNAL;
+			return failed(p, cells, 0);
 	}
 	if (stopped(p, H, 0, lo, hi, hit))
 		return cells;
@@ -174,7 +182,7 @@ int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
 		cells += j - (nlo < 0 ? 0 : nlo);
 		if (prune) {
 			if (nlo < 0)
-				return NW_ERR_INTERNAL;
+				return failed(p, cells, i);
 			lo = nlo;
 			hi = nhi;
 		}
@@ -182,7 +190,7 @@ int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
 			return cells;
 	}
 	if (p->stop != NW_SWEEP_CORNER)
-		return NW_ERR_INTERNAL; /* the target was never reached */
+		return failed(p, cells, p->na); /* the target was never reached */
 	hit->row = p->na, hit->col = nb;
 	return cells;
 }
@@ -321,7 +329,7 @@ int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64
 		}
 	}
 	if (jb.lo < 0)
-		return NW_ERR_INTERNAL;
+		return failed(p, nb + 1, 0);
 	const int isa = ws->isa >= 0 ? ws->isa : (int)nw_cpu_isa();
 	int64_t cells = sweep_for(isa)(&jb);
 	if (cells < 0)
@@ -333,4 +341,62 @@ int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64
 	}
 	hit->row = p->na, hit->col = nb;
 	return cells + nb + 1;
+}
+
+/* ---------------------------------------------------------------- global scores */
+
+int nw_pruned_global_score(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *q,
+			   int64_t m, const uint8_t *r, int64_t n, int64_t *score)
+{
+	const int64_t O = sc->gap_open, X = sc->gap_extend, diff = m > n ? m - n : n - m;
+	if (m < 1 || n < 1 || X < 1)
+		return 0;
+	if (nw_ws_rows(ws, n) < 0)
+		return NW_ERR_MEMORY;
+	const int64_t *sq = nw_best_sums(ws, 0, sc, q, m, 1), *sr = nw_best_sums(ws, 1, sc, r, n, 0);
+	if (!sq || !sr)
+		return NW_ERR_MEMORY;
+	int64_t best = 0, worst = 0; /* the substitution scores' extremes */
+	for (int c = 0; c < sc->n_codes; c++)
+		for (int o = 0; o < sc->n_codes; o++) {
+			best = sc->score[c][o] > best ? sc->score[c][o] : best;
+			worst = sc->score[c][o] < worst ? sc->score[c][o] : worst;
+		}
+	/* the most the pair can score (rest_bound at the origin) */
+	const int64_t most = (sq[0] < sr[0] ? sq[0] : sr[0]) - (diff ? O + diff * X : 0);
+	const int64_t shorter = m < n ? m : n;
+	const double budget = (double)m * (double)n / NW_PRUNED_SHARE;
+	int64_t slack = (shorter / 128 + 1) * (best - worst);
+	slack = slack > 16 * (O + X) ? slack : 16 * (O + X);
+	/* the first sweep: at most a band of slack / X diagonals on each side of the path */
+	double swept = 0, next = (double)shorter * (2.0 * (double)slack / (double)X + 1);
+	for (;;) {
+		if (swept + next > budget)
+			return 0; /* a sweep that would pass the budget is not tried */
+		nw_sweep_fail_t fail = {0, 0};
+		nw_sweep_t sw = {.a = q, .b = r, .na = m, .nb = n, .rows = m, .s = sc->score, .O = O,
+				 .X = X, .top_open = O, .col0_open = O, .target = most - slack,
+				 .stop = NW_SWEEP_CORNER, .sq = sq, .sr = sr, .failed = &fail};
+		dp_hit_t hit;
+		const int64_t cells = nw_sweep_fast(ws, &sw, ws->row[0], ws->row[1], &hit);
+		if (cells >= 0 && ws->row[0][n] >= sw.target) {
+			*score = ws->row[0][n];
+			ws->pruned_scores++;
+			return 1;
+		}
+		if (cells < 0 && cells != NW_ERR_INTERNAL)
+			return (int)cells;
+		/* The optimum is below the target. The sweep lived to row `row`: the path's
+		 * deficit passed the slack there, and a deficit that grows evenly along the
+		 * rows ends near slack * m / row; a quarter more, at least twice the slack. A
+		 * sweep's cells grow with its slack (its band) and with the rows it lives
+		 * through: the next one's are foreseen from this one's. */
+		const int64_t row = cells >= 0 ? m : fail.row > 0 ? fail.row : 1;
+		const double done = cells >= 0 ? (double)cells : (double)fail.cells;
+		const double grow = 1.25 * (double)m / (double)row > 2 ? 1.25 * (double)m / (double)row : 2;
+		swept += done;
+		next = done * grow * (double)m / (double)row;
+		slack = (int64_t)((double)slack * grow);
+	}
+
 }

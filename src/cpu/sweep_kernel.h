@@ -126,8 +126,11 @@ static ISA_TARGET int64_t ISA_FN(sweep)(const sweep_job_t *jb)
 		wlo[i & 1] = flo = js;
 		whi[i & 1] = fhi = j;
 		if (prune) {
-			if (nlo < 0)
+			if (nlo < 0) {
+				if (p->failed)
+					p->failed->cells = cells, p->failed->row = i;
 				return NW_ERR_INTERNAL;
+			}
 			lo = nlo;
 			hi = nhi;
 		}
