@@ -311,7 +311,8 @@ typedef struct {
 			      * least need[k]; below it, the score returned is below need[k] and
 			      * the rest is unspecified (--strand both's second strand: the first
 			      * strand's score plus one). The GPU engine uses it to prune its
-			      * semiglobal and global passes; the CPU engine computes every pair. */
+			      * semiglobal and global passes, the CPU engine those of its long
+			      * pairs (nw_cpu_align: need[0] is its pair's). */
 } nw_align_params_t;
 
 typedef struct nw_workspace_s nw_workspace_t;  /* per-thread scratch rows */

@@ -535,6 +535,59 @@ done:
 	free(r);
 }
 
+/* A need (nw_align_params_t.need, need[0] the pair's): a pair that reaches it gets its
+ * exact score and end, one that does not a score below it. Global and semiglobal pairs of
+ * 300..900, related and not, with the pruned sweeps from 2,000 cells (so the need prunes
+ * them) and without (the full pass). */
+static void test_need(const scoring_case_t *c, int n_pairs)
+{
+	int prot = c->sc.alphabet == NW_ALPHA_PROTEIN;
+	uint8_t *q = malloc(2000), *r = malloc(2000);
+	if (!q || !r) {
+		tu_failed++;
+		goto done;
+	}
+	for (int it = 0; it < n_pairs; it++) {
+		const int kind = prot ? K_PROT : K_ACGT;
+		const int64_t m = rnd(300, 900);
+		gen_random(q, m, kind);
+		const int64_t n = it % 4 == 0 ? (gen_random(r, m, kind), m)
+				  : mutate(q, m, r, 1000, kind, 2 * (it % 5), it % 3, it % 4);
+		for (int mode = 0; mode < 2 && n > 0; mode++) {
+			nw_align_params_t p = {.mode = mode ? NW_MODE_SEMIGLOBAL : NW_MODE_GLOBAL,
+					       .sc = &c->sc, .ends_only = 1};
+			nw_result_t exact, got;
+			memset(&exact, 0, sizeof exact);
+			if (nw_cpu_align(&p, q, m, r, n, ws, &exact) != 0) {
+				CHECK(0, "need: the plain pass failed");
+				continue;
+			}
+			const int64_t needs[4] = {exact.score - 40, exact.score, exact.score + 1,
+						  exact.score + 100000};
+			for (int k = 0; k < 4; k++) {
+				p.need = &needs[k];
+				memset(&got, 0, sizeof got);
+				int rc = nw_cpu_align(&p, q, m, r, n, ws, &got);
+				if (k < 2)
+					CHECK(rc == 0 && got.score == exact.score && got.rend == exact.rend &&
+					      got.qend == exact.qend,
+					      "need %s [%s] %" PRId64 " x %" PRId64 ", need %" PRId64
+					      ": got %" PRId64 " end %" PRId64 ", want %" PRId64 " end %" PRId64,
+					      mode ? "semiglobal" : "global", c->label, m, n, needs[k],
+					      got.score, got.rend, exact.score, exact.rend);
+				else
+					CHECK(rc == 0 && got.score < needs[k],
+					      "need %s [%s] %" PRId64 " x %" PRId64 ", need %" PRId64
+					      ": got %" PRId64 " (rc %d), want less", mode ? "semiglobal" : "global",
+					      c->label, m, n, needs[k], got.score, rc);
+			}
+		}
+	}
+done:
+	free(q);
+	free(r);
+}
+
 /* Long pairs for the divide and conquer path. dna: 2/4 gaps 4/2; lin: 2/4 gaps 0/2;
  * cheap: 5/4 gaps 10/1 (long gaps pay off in local mode too); prot: blosum62 11/1. */
 static void test_long(const scoring_case_t *dna, const scoring_case_t *lin,
@@ -724,10 +777,11 @@ int main(void)
 		if (cases[i].ok)
 			test_medium(&cases[i], 8);
 	lap("pairs of 100..600");
-	/* The same sizes again with the global scores of pairs from 2,000 cells up found by
-	 * pruned sweeps first (cpu_prune.c; by default from 16M cells): the similar pairs'
-	 * scores come from them, the others fall back to the full pass; each must equal the
-	 * oracle's, and the route must have been taken. Then the scalar twin of the sweeps. */
+	/* The same sizes again with the global and semiglobal scores of pairs from 2,000
+	 * cells up found by pruned sweeps first (cpu_prune.c; by default from 16M cells):
+	 * the similar pairs' scores come from them, the others fall back to the full pass;
+	 * each must equal the oracle's, and the route must have been taken. Then the scalar
+	 * twin of the sweeps, and needs (test_need). */
 	nw_workspace_set_pruned_min(ws, 2000);
 	const int64_t pruned0 = nw_workspace_pruned_scores(ws);
 	for (int i = 0; i < nc; i++)
@@ -742,6 +796,14 @@ int main(void)
 			test_medium(&cases[i], 4);
 	nw_workspace_set_simd(ws, 1);
 	CHECK(nw_workspace_pruned_scores(ws) > pruned1, "pruned global scores, scalar sweeps");
+	for (int i = 0; i < nc; i++)
+		if (cases[i].ok)
+			test_need(&cases[i], 6);
+	nw_workspace_set_pruned_min(ws, 0);
+	for (int i = 0; i < nc; i++)
+		if (cases[i].ok)
+			test_need(&cases[i], 2);
+	nw_workspace_set_pruned_min(ws, 2000);
 	lap("pairs of 100..600, global scores by pruned sweeps");
 	if (cases[0].ok && cases[1].ok && cases[4].ok && cases[8].ok)
 		test_long(&cases[0], &cases[1], &cases[4], &cases[8]);

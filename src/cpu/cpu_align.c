@@ -274,18 +274,20 @@ static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 	dp_track_t track = local ? DP_TRACK_MAX
 		: p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE;
 	dp_hit_t hit;
-	/* a long global pair: pruned sweeps first, whose work follows the divergence
-	 * (cpu_prune.c); a team's striped pass takes a pair that has threads to itself */
+	/* a long global or semiglobal pair: pruned sweeps first, whose work follows the
+	 * divergence (cpu_prune.c); a team's striped pass takes a pair that has threads to
+	 * itself */
 	const int64_t min_cells = ws->pruned_min_cells ? ws->pruned_min_cells : NW_PRUNED_MIN_CELLS;
-	if (p->mode == NW_MODE_GLOBAL && ws->team <= 1 && (double)qlen * (double)rlen >= (double)min_cells) {
-		int64_t s;
-		int ret = nw_pruned_global_score(ws, sc, q, qlen, r, rlen, &s);
+	if (!local && ws->team <= 1 && (double)qlen * (double)rlen >= (double)min_cells) {
+		int64_t s, end;
+		int ret = nw_pruned_score(ws, sc, p->mode == NW_MODE_SEMIGLOBAL, q, qlen, r, rlen,
+					  p->need ? p->need[0] : NW_NEG_INF, &s, &end);
 		if (ret < 0)
 			return ret;
 		if (ret) {
 			res->score = s;
 			res->qend = qlen;
-			res->rend = rlen;
+			res->rend = end;
 			return 0;
 		}
 	}
@@ -374,8 +376,8 @@ int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 		return 0;
 	}
 	res->opt_score = res->score; /* a GACT path may score less: see nw_path_finish */
-	if (p->ends_only)
-		return 0;
+	if (p->ends_only || (p->need && res->score < p->need[0]))
+		return 0; /* (below its need, a result is not wanted) */
 	if (p->mode != NW_MODE_GLOBAL && (ret = nw_cpu_find_start(p, q, r, ws, res)) < 0)
 		return ret;
 	if (!p->want_path)

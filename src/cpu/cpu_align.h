@@ -161,8 +161,12 @@ int nw_ws_grow_aligned(void **buf, size_t *cap, size_t need);
  *   NW_SWEEP_TARGET_LASTCOL: at the first row whose last column holds the target, which
  *     becomes the hit (the start of a semiglobal alignment);
  *   NW_SWEEP_TARGET: at the first row with a cell at or above the target, the smallest
- *     such column (the start of a local alignment). */
-enum { NW_SWEEP_CORNER, NW_SWEEP_TARGET_LASTCOL, NW_SWEEP_TARGET };
+ *     such column (the start of a local alignment);
+ *   NW_SWEEP_LASTROW: a semiglobal forward pass (row 0 is 0, every column a possible
+ *     start; top_open unused) over all na = rows rows, the last row left in H: every
+ *     column a possible end, the rows left after a cell forced into a gap only where
+ *     they outnumber the columns. */
+enum { NW_SWEEP_CORNER, NW_SWEEP_TARGET_LASTCOL, NW_SWEEP_TARGET, NW_SWEEP_LASTROW };
 typedef struct {
 	int64_t cells; /* swept before it failed */
 	int64_t row;   /* the row it failed at (na: it ended below the target) */
@@ -198,17 +202,20 @@ int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit);
 int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64_t *F,
 		      dp_hit_t *hit);
 
-/* The global score of q[0..m) x r[0..n) by pruned sweeps, for pairs whose optimum lies
- * near the most they could score (similar sequences): a sweep that prunes by a target T
- * reaches the corner with the exact optimum when the optimum is at least T (every cell of
- * an optimal path lives, cpu_prune.c), and else with less or not at all. T starts below
- * the most the pair can score by a slack that grows with its length, and the slack
- * doubles after each failed sweep. Sweeps stop before their cells would pass
- * 1/NW_PRUNED_SHARE of the matrix's. Returns 1 with *score, 0 when the sweeps stopped (the
- * caller runs the full pass), or NW_ERR_MEMORY. */
+/* The global (or, semiglobal, the semiglobal: query end to end) score of q[0..m) x
+ * r[0..n) by pruned sweeps, for pairs whose optimum lies near the most they could score
+ * (similar sequences): a sweep that prunes by a target T ends with the exact optimum, at
+ * the same cell, when the optimum is at least T (every cell of an optimal path lives,
+ * cpu_prune.c), and else with less or not at all. T starts below the most the pair can
+ * score by a slack that grows with its length, and falls after each failed sweep; sweeps
+ * stop before their cells would pass 1/NW_PRUNED_SHARE of the matrix's. With need (not
+ * NW_NEG_INF: nw_align_params_t.need), one sweep for T = need decides, and a score below
+ * it is given as need - 1. Returns 1 with *score and *rend (the reference end: n when
+ * global), 0 when the sweeps stopped (the caller runs the full pass), or NW_ERR_MEMORY. */
 #define NW_PRUNED_SHARE 4
-int nw_pruned_global_score(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *q,
-			   int64_t m, const uint8_t *r, int64_t n, int64_t *score);
+int nw_pruned_score(nw_workspace_t *ws, const nw_scoring_t *sc, int semiglobal,
+		    const uint8_t *q, int64_t m, const uint8_t *r, int64_t n, int64_t need,
+		    int64_t *score, int64_t *rend);
 
 /* sums[i], i in [0, len]: the most the diagonal steps of a path through x[i..len) can
  * score, the sum of max(0, x[k]'s best score against any code) (x: query codes, the score

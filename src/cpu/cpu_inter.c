@@ -666,6 +666,7 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 	if (n_sat * 4 < lanes) {
 		nw_align_params_t sp = *p;
 		sp.want_path = 0; /* the paths come with the group's, below */
+		sp.need = NULL;   /* (needs are per pair: none here) */
 		for (int k = 0; ret == 0 && k < n_sat; k++) {
 			const int l = sat[k];
 			ret = nw_cpu_align(&sp, q[l], qlen[l], r[l], rlen[l], ws, &res[idx[l]]);

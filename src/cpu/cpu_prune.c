@@ -61,7 +61,7 @@ static inline int64_t rest_bound(const nw_sweep_t *p, int64_t i, int64_t j)
 {
 	const int64_t diag = p->sq[i] < p->sr[j] ? p->sq[i] : p->sr[j];
 	const int64_t a = p->rows - i, b = p->nb - j;
-	if (p->stop != NW_SWEEP_CORNER || a == b)
+	if (a == b || (p->stop != NW_SWEEP_CORNER && (p->stop != NW_SWEEP_LASTROW || a < b)))
 		return diag;
 	return diag - p->O - p->X * (a > b ? a - b : b - a);
 }
@@ -111,7 +111,7 @@ int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
 	H[0] = 0;
 	F[0] = NW_NEG_INF;
 	for (int64_t j = 1; j <= nb; j++) {
-		H[j] = -(p->top_open + j * X);
+		H[j] = p->stop == NW_SWEEP_LASTROW ? 0 : -(p->top_open + j * X);
 		F[j] = NW_NEG_INF;
 	}
 	if (prune) {
@@ -189,7 +189,7 @@ int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit)
 		if (stopped(p, H, i, prune ? lo : 0, prune ? hi : nb, hit))
 			return cells;
 	}
-	if (p->stop != NW_SWEEP_CORNER)
+	if (p->stop != NW_SWEEP_CORNER && p->stop != NW_SWEEP_LASTROW)
 		return failed(p, cells, p->na); /* the target was never reached */
 	hit->row = p->na, hit->col = nb;
 	return cells;
@@ -274,7 +274,8 @@ static int sweep_fits(const nw_sweep_t *p)
 int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64_t *F,
 		      dp_hit_t *hit)
 {
-	if (p->stop != NW_SWEEP_CORNER || p->na < 1 || ws->simd_off || !sweep_fits(p))
+	if ((p->stop != NW_SWEEP_CORNER && p->stop != NW_SWEEP_LASTROW) || p->na < 1 ||
+	    ws->simd_off || !sweep_fits(p))
 		return nw_sweep(p, H, F, hit);
 	const int64_t nb = p->nb, rows = p->rows, need = p->target - p->bonus;
 	const int prune = p->target > NW_NEG_INF;
@@ -298,8 +299,9 @@ int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64
 		mem[j] = SW_NEG;
 	for (int64_t j = 0; j < (int64_t)row; j++)
 		sr[j] = prune && j <= nb ? (int32_t)p->sr[j] : 0;
-	for (int64_t k = 0; k < (int64_t)grow; k++) /* k = j + rows - i: a - b = nb - k */
-		G[k] = p->stop == NW_SWEEP_CORNER && k != nb ? (int32_t)(p->O + p->X * abs64(nb - k)) : 0;
+	for (int64_t k = 0; k < (int64_t)grow; k++) /* k = j + rows - i: a - b = k - nb */
+		G[k] = (p->stop == NW_SWEEP_CORNER && k != nb) || (p->stop == NW_SWEEP_LASTROW && k > nb)
+			       ? (int32_t)(p->O + p->X * abs64(nb - k)) : 0;
 	for (int c = 0; c < NW_MAX_CODES; c++) {
 		if (jb.slot[c] == 0xff)
 			continue;
@@ -316,7 +318,7 @@ int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64
 	if (prune)
 		jb.lo = jb.hi = -1;
 	for (int64_t j = 0; j <= nb; j++) {
-		int64_t h = j ? -(p->top_open + j * p->X) : 0;
+		int64_t h = j && p->stop != NW_SWEEP_LASTROW ? -(p->top_open + j * p->X) : 0;
 		int64_t v = j ? h + p->O : p->O - p->col0_open;
 		if (prune && v + rest_bound(p, 0, j) < need) {
 			H0[j] = SW_NEG;
@@ -343,12 +345,13 @@ int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64
 	return cells + nb + 1;
 }
 
-/* ---------------------------------------------------------------- global scores */
+/* ---------------------------------------------------------------- global and semiglobal scores */
 
-int nw_pruned_global_score(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *q,
-			   int64_t m, const uint8_t *r, int64_t n, int64_t *score)
+int nw_pruned_score(nw_workspace_t *ws, const nw_scoring_t *sc, int semiglobal,
+		    const uint8_t *q, int64_t m, const uint8_t *r, int64_t n, int64_t need,
+		    int64_t *score, int64_t *rend)
 {
-	const int64_t O = sc->gap_open, X = sc->gap_extend, diff = m > n ? m - n : n - m;
+	const int64_t O = sc->gap_open, X = sc->gap_extend;
 	if (m < 1 || n < 1 || X < 1)
 		return 0;
 	if (nw_ws_rows(ws, n) < 0)
@@ -362,30 +365,52 @@ int nw_pruned_global_score(nw_workspace_t *ws, const nw_scoring_t *sc, const uin
 			best = sc->score[c][o] > best ? sc->score[c][o] : best;
 			worst = sc->score[c][o] < worst ? sc->score[c][o] : worst;
 		}
-	/* the most the pair can score (rest_bound at the origin) */
-	const int64_t most = (sq[0] < sr[0] ? sq[0] : sr[0]) - (diff ? O + diff * X : 0);
+	/* the most the pair can score: rest_bound at the origin (semiglobal: the query's
+	 * rows past the reference's length go into a gap, wherever the path starts) */
+	const int64_t gap = semiglobal ? (m > n ? O + (m - n) * X : 0)
+				       : (m != n ? O + (m > n ? m - n : n - m) * X : 0);
+	const int64_t most = (sq[0] < sr[0] ? sq[0] : sr[0]) - gap;
 	const int64_t shorter = m < n ? m : n;
 	const double budget = (double)m * (double)n / NW_PRUNED_SHARE;
-	int64_t slack = (shorter / 128 + 1) * (best - worst);
-	slack = slack > 16 * (O + X) ? slack : 16 * (O + X);
+	if (need > NW_NEG_INF && need > most) { /* out of reach: any score below need */
+		*score = need - 1;
+		*rend = n;
+		return 1;
+	}
+	int64_t slack = need > NW_NEG_INF ? most - need : (shorter / 128 + 1) * (best - worst);
+	if (need <= NW_NEG_INF)
+		slack = slack > 16 * (O + X) ? slack : 16 * (O + X);
 	/* the first sweep: at most a band of slack / X diagonals on each side of the path */
 	double swept = 0, next = (double)shorter * (2.0 * (double)slack / (double)X + 1);
 	for (;;) {
-		if (swept + next > budget)
+		if (need <= NW_NEG_INF && swept + next > budget)
 			return 0; /* a sweep that would pass the budget is not tried */
 		nw_sweep_fail_t fail = {0, 0};
 		nw_sweep_t sw = {.a = q, .b = r, .na = m, .nb = n, .rows = m, .s = sc->score, .O = O,
 				 .X = X, .top_open = O, .col0_open = O, .target = most - slack,
-				 .stop = NW_SWEEP_CORNER, .sq = sq, .sr = sr, .failed = &fail};
+				 .stop = semiglobal ? NW_SWEEP_LASTROW : NW_SWEEP_CORNER, .sq = sq,
+				 .sr = sr, .failed = &fail};
 		dp_hit_t hit;
 		const int64_t cells = nw_sweep_fast(ws, &sw, ws->row[0], ws->row[1], &hit);
-		if (cells >= 0 && ws->row[0][n] >= sw.target) {
-			*score = ws->row[0][n];
+		if (cells < 0 && cells != NW_ERR_INTERNAL)
+			return (int)cells;
+		int64_t end = n;
+		if (cells >= 0 && semiglobal) { /* the first column of the last row's maximum */
+			end = 0;
+			for (int64_t j = 1; j <= n; j++)
+				end = ws->row[0][j] > ws->row[0][end] ? j : end;
+		}
+		if (cells >= 0 && ws->row[0][end] >= sw.target) {
+			*score = ws->row[0][end];
+			*rend = end;
 			ws->pruned_scores++;
 			return 1;
 		}
-		if (cells < 0 && cells != NW_ERR_INTERNAL)
-			return (int)cells;
+		if (need > NW_NEG_INF) { /* the optimum is below the need */
+			*score = need - 1;
+			*rend = n;
+			return 1;
+		}
 		/* The optimum is below the target. The sweep lived to row `row`: the path's
 		 * deficit passed the slack there, and a deficit that grows evenly along the
 		 * rows ends near slack * m / row; a quarter more, at least twice the slack. A
@@ -398,5 +423,4 @@ int nw_pruned_global_score(nw_workspace_t *ws, const nw_scoring_t *sc, const uin
 		next = done * grow * (double)m / (double)row;
 		slack = (int64_t)((double)slack * grow);
 	}
-
 }

@@ -84,7 +84,12 @@ static void *cpu_worker(void *arg)
 			}
 			nw_batch_unpack(job->rb, pr->r, r);
 			nw_result_t *rs = &job->res[k];
-			ret = job->what == JOB_ALIGN ? nw_cpu_align(p, q, qlen, r, rlen, ws, rs)
+			nw_align_params_t pk; /* this pair's need, at need[0] (nw_cpu_align) */
+			if (p->need) {
+				pk = *p;
+				pk.need = &p->need[k];
+			}
+			ret = job->what == JOB_ALIGN ? nw_cpu_align(p->need ? &pk : p, q, qlen, r, rlen, ws, rs)
 			    : job->what == JOB_PATHS ? nw_cpu_align_path(p, q, qlen, r, rlen, ws, rs)
 						     : nw_path_finish(p, q, qlen, r, rlen, rs);
 		}
@@ -255,7 +260,9 @@ static int64_t while_opening(run_t *run, const nw_align_params_t *p, const nw_ba
 			return (ret = nw_adopt_gpu(run, 1, err, errlen)) < 0 ? ret : k;
 		run->slices_while_opening++;
 		const int64_t m = n - k < slice ? n - k : slice;
-		if ((ret = run_cpu(run, p, qb, rb, pairs + k, res + k, m, what, err, errlen)) < 0 ||
+		nw_align_params_t sp = *p; /* the slice's needs, if any */
+		sp.need = p->need ? p->need + k : NULL;
+		if ((ret = run_cpu(run, &sp, qb, rb, pairs + k, res + k, m, what, err, errlen)) < 0 ||
 		    (ret = nw_adopt_gpu(run, 0, err, errlen)) < 0)
 			return ret;
 		k += m;
@@ -280,6 +287,9 @@ static int scores(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 	if (k0 < 0)
 		return (int)k0;
 	pairs += k0, res += k0, n -= k0; /* the rest, if any */
+	nw_align_params_t rest = *p;
+	rest.need = p->need ? p->need + k0 : NULL;
+	p = &rest;
 	int ret = 0, on_gpu = gpu_of(run) != NULL;
 	if (on_gpu && n > 0) {
 		if ((ret = injected_failure("align", err, errlen)) == 0)

@@ -483,7 +483,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			pruned += nw_workspace_pruned_scores(run.cpu_ws[t]);
 		}
 		if (pruned > 0)
-			nw_log_info("cpu: %lld global score%s of long pairs by pruned sweeps (the work "
+			nw_log_info("cpu: %lld global and semiglobal score%s of long pairs by pruned sweeps (the work "
 				    "follows the divergence)", (long long)pruned, pruned == 1 ? "" : "s");
 		if (team_passes > 0)
 			nw_log_info("cpu: %lld score pass%s of long pairs on %d threads at most, in "
