@@ -211,6 +211,7 @@ static void run_set(const char *label_in, set_t *s, const nw_align_params_t *p_i
 		nw_align_params_t cp = *p;
 		cp.want_path = 0;
 		cp.starts_only = 0;
+		cp.need = NULL; /* the exact result (nw_cpu_align reads need[0] as its pair's) */
 		int crc = nw_cpu_align(&cp, q, ql, r, rl, ws, &c);
 		CHECK(crc == 0, "%s: nw_cpu_align failed on pair %" PRId64, label, k);
 		/* below its need, a pair's score must stay below it; the rest is unspecified */
