@@ -541,14 +541,9 @@ done:
  * them) and without (the full pass). */
 static void test_need(const scoring_case_t *c, int n_pairs)
 {
-	int prot = c->sc.alphabet == NW_ALPHA_PROTEIN;
-	uint8_t *q = malloc(2000), *r = malloc(2000);
-	if (!q || !r) {
-		tu_failed++;
-		goto done;
-	}
+	static uint8_t q[1000], r[1000];
 	for (int it = 0; it < n_pairs; it++) {
-		const int kind = prot ? K_PROT : K_ACGT;
+		const int kind = c->sc.alphabet == NW_ALPHA_PROTEIN ? K_PROT : K_ACGT;
 		const int64_t m = rnd(300, 900);
 		gen_random(q, m, kind);
 		const int64_t n = it % 4 == 0 ? (gen_random(r, m, kind), m)
@@ -583,9 +578,6 @@ static void test_need(const scoring_case_t *c, int n_pairs)
 			}
 		}
 	}
-done:
-	free(q);
-	free(r);
 }
 
 /* Long pairs for the divide and conquer path. dna: 2/4 gaps 4/2; lin: 2/4 gaps 0/2;
