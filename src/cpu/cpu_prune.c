@@ -372,6 +372,11 @@ int nw_pruned_score(nw_workspace_t *ws, const nw_scoring_t *sc, int semiglobal,
 	const int64_t most = (sq[0] < sr[0] ? sq[0] : sr[0]) - gap;
 	const int64_t shorter = m < n ? m : n;
 	const double budget = (double)m * (double)n / NW_PRUNED_SHARE;
+	const nw_sweep_t probe = {.a = q, .b = r, .na = m, .nb = n, .rows = m, .s = sc->score,
+				  .O = O, .X = X, .top_open = O, .col0_open = O, .target = most};
+	if (!ws->simd_off && !sweep_fits(&probe))
+		return 0; /* values past the vector sweep's lanes: its scalar twin would be slower
+			   * than the full striped pass */
 	if (need > NW_NEG_INF && need > most) { /* out of reach: any score below need */
 		*score = need - 1;
 		*rend = n;
