@@ -332,10 +332,11 @@ void nw_workspace_team_counts(const nw_workspace_t *ws, int64_t *passes, int64_t
 			      int *most_threads);
 #define NW_TEAM_MIN_CELLS ((int64_t)1 << 24)
 #define NW_TEAM_MIN_ROWS 1024
-/* Global pairs of at least this many cells (0: NW_PRUNED_MIN_CELLS; tests set it small)
- * try pruned sweeps for their score first (cpu_prune.c); and the scores found so (-v). */
+/* Global and semiglobal pairs of at least this many cells (0: NW_PRUNED_MIN_CELLS; tests
+ * set it small) try pruned sweeps for their score first, and similar ones of that size
+ * take them for their start (cpu_prune.c); and the scores and starts found so (-v). */
 void nw_workspace_set_pruned_min(nw_workspace_t *ws, int64_t cells);
-int64_t nw_workspace_pruned_scores(const nw_workspace_t *ws);
+void nw_workspace_pruned_counts(const nw_workspace_t *ws, int64_t *scores, int64_t *starts);
 #define NW_PRUNED_MIN_CELLS ((int64_t)1 << 24)
 
 /* Align codes q[0..qlen) (query) with r[0..rlen) (reference). */

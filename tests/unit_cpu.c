@@ -775,19 +775,23 @@ int main(void)
 	 * each must equal the oracle's, and the route must have been taken. Then the scalar
 	 * twin of the sweeps, and needs (test_need). */
 	nw_workspace_set_pruned_min(ws, 2000);
-	const int64_t pruned0 = nw_workspace_pruned_scores(ws);
+	int64_t pruned0, pruned1, starts0, starts1, later, later_starts;
+	nw_workspace_pruned_counts(ws, &pruned0, &starts0);
 	for (int i = 0; i < nc; i++)
 		if (cases[i].ok)
 			test_medium(&cases[i], 8);
-	const int64_t pruned1 = nw_workspace_pruned_scores(ws);
-	CHECK(pruned1 - pruned0 >= 20, "pruned global scores on pairs of 100..600: %" PRId64,
+	nw_workspace_pruned_counts(ws, &pruned1, &starts1);
+	CHECK(pruned1 - pruned0 >= 20, "pruned scores on pairs of 100..600: %" PRId64,
 	      pruned1 - pruned0);
+	CHECK(starts1 - starts0 >= 20, "pruned starts on pairs of 100..600: %" PRId64,
+	      starts1 - starts0);
 	nw_workspace_set_simd(ws, 0);
 	for (int i = 0; i < nc; i++)
 		if (cases[i].ok)
 			test_medium(&cases[i], 4);
 	nw_workspace_set_simd(ws, 1);
-	CHECK(nw_workspace_pruned_scores(ws) > pruned1, "pruned global scores, scalar sweeps");
+	nw_workspace_pruned_counts(ws, &later, &later_starts);
+	CHECK(later > pruned1, "pruned scores, scalar sweeps");
 	for (int i = 0; i < nc; i++)
 		if (cases[i].ok)
 			test_need(&cases[i], 6);
@@ -799,7 +803,8 @@ int main(void)
 	lap("pairs of 100..600, global scores by pruned sweeps");
 	if (cases[0].ok && cases[1].ok && cases[4].ok && cases[8].ok)
 		test_long(&cases[0], &cases[1], &cases[4], &cases[8]);
-	CHECK(nw_workspace_pruned_scores(ws) > pruned1, "pruned global scores on long pairs");
+	nw_workspace_pruned_counts(ws, &later, &later_starts);
+	CHECK(later > pruned1 && later_starts > starts1, "pruned scores and starts on long pairs");
 	lap("long pairs");
 	nw_workspace_free(ws);
 	return tu_finish("unit_cpu");

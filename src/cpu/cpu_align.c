@@ -179,9 +179,10 @@ void nw_workspace_set_pruned_min(nw_workspace_t *ws, int64_t cells)
 	ws->pruned_min_cells = cells > 0 ? cells : 0;
 }
 
-int64_t nw_workspace_pruned_scores(const nw_workspace_t *ws)
+void nw_workspace_pruned_counts(const nw_workspace_t *ws, int64_t *scores, int64_t *starts)
 {
-	return ws->pruned_scores;
+	*scores = ws->pruned_scores;
+	*starts = ws->pruned_starts;
 }
 
 void nw_workspace_set_simd(nw_workspace_t *ws, int on)
@@ -333,26 +334,34 @@ int nw_cpu_find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_
 	dp_hit_t hit;
 	if (!rr || !rq || nw_ws_rows(ws, res->qend) < 0)
 		return NW_ERR_MEMORY;
+	/* the pass pruned by the score it looks for (cpu_prune.c), reference along the rows */
+	transpose(sc, ws->score_t);
+	nw_sweep_t sw = {.a = rr, .b = rq, .na = res->rend, .nb = res->qend, .rows = res->rend,
+			 .s = (const int32_t (*)[NW_MAX_CODES])ws->score_t,
+			 .O = sc->gap_open, .X = sc->gap_extend, .top_open = sc->gap_open,
+			 .col0_open = sc->gap_open, .target = res->score,
+			 .stop = track == DP_TRACK_TARGET ? NW_SWEEP_TARGET : NW_SWEEP_TARGET_LASTCOL,
+			 .sq = nw_best_sums(ws, 0, sc, rr, res->rend, 0),
+			 .sr = nw_best_sums(ws, 1, sc, rq, res->qend, 1)};
+	if (!sw.sq || !sw.sr)
+		return NW_ERR_MEMORY;
+	/* A long pair whose score is at least half the most its prefixes can score (similar
+	 * sequences) takes the vector sweep, whose live cells follow the divergence; others
+	 * the striped pass, then (values past 16 bits) the scalar sweep. */
+	const int64_t min_cells = ws->pruned_min_cells ? ws->pruned_min_cells : NW_PRUNED_MIN_CELLS;
+	const int64_t most = sw.sq[0] < sw.sr[0] ? sw.sq[0] : sw.sr[0];
+	const int swept = ws->team <= 1 && !ws->simd_off && res->score > 0 && 2 * res->score >= most &&
+			  (double)res->rend * (double)res->qend >= (double)min_cells;
+	if (swept && nw_sweep_fast(ws, &sw, ws->row[2], ws->row[3], &hit) < 0)
+		return NW_ERR_INTERNAL; /* never reached: the score is not this pair's */
+	ws->pruned_starts += swept;
 	st_pass_t st = {.q = rq, .r = rr, .m = res->qend, .n = res->rend, .sc = sc,
 			.track = track, .target = res->score};
-	int ran = nw_striped_pass(ws, &st, &hit);
+	int ran = swept ? 1 : nw_striped_pass(ws, &st, &hit);
 	if (ran < 0)
 		return ran;
-	if (!ran) { /* the scalar pass, pruned by the score it looks for (cpu_prune.c) */
-		transpose(sc, ws->score_t);
-		nw_sweep_t sw = {.a = rr, .b = rq, .na = res->rend, .nb = res->qend,
-				 .s = (const int32_t (*)[NW_MAX_CODES])ws->score_t,
-				 .O = sc->gap_open, .X = sc->gap_extend, .top_open = sc->gap_open,
-				 .col0_open = sc->gap_open, .target = res->score,
-				 .stop = track == DP_TRACK_TARGET ? NW_SWEEP_TARGET
-								  : NW_SWEEP_TARGET_LASTCOL,
-				 .sq = nw_best_sums(ws, 0, sc, rr, res->rend, 0),
-				 .sr = nw_best_sums(ws, 1, sc, rq, res->qend, 1)};
-		if (!sw.sq || !sw.sr)
-			return NW_ERR_MEMORY;
-		if (nw_sweep(&sw, ws->row[2], ws->row[3], &hit) < 0)
-			return NW_ERR_INTERNAL; /* never reached: the score is not this pair's */
-	}
+	if (!ran && nw_sweep(&sw, ws->row[2], ws->row[3], &hit) < 0)
+		return NW_ERR_INTERNAL; /* never reached: the score is not this pair's */
 	if (hit.row < 0)
 		return NW_ERR_INTERNAL; /* the optimal alignment itself reaches the score */
 	res->rstart = res->rend - hit.row;

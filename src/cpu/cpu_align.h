@@ -86,7 +86,8 @@ struct nw_workspace_s {
 	int64_t team_paths;      /* paths made by a team (tests) */
 	int64_t pruned_min_cells; /* global pairs of this many cells or more try pruned
 				   * sweeps for their score (0: NW_PRUNED_MIN_CELLS) */
-	int64_t pruned_scores;   /* global scores found so (-v, tests) */
+	int64_t pruned_scores;   /* global and semiglobal scores found so (-v, tests) */
+	int64_t pruned_starts;   /* starts found by the vector sweep (-v, tests) */
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that
@@ -176,7 +177,8 @@ typedef struct {
 typedef struct {
 	const uint8_t *a, *b;   /* rows a[0..na), columns b[0..nb) */
 	int64_t na, nb;
-	int64_t rows;           /* NW_SWEEP_CORNER: rows of the whole sub-problem (>= na) */
+	int64_t rows;           /* rows of the whole sub-problem (>= na; CORNER and LASTROW
+				 * bound by it, the vector sweep lays out by it) */
 	const int32_t (*s)[NW_MAX_CODES]; /* s[row code][column code] */
 	int64_t O, X;
 	int64_t top_open;       /* H[0][j] = -(top_open + j*X) */
@@ -194,11 +196,11 @@ typedef struct {
  * or NW_ERR_INTERNAL when a row has no live cell or the target is
  * never reached (a target above the true score). */
 int64_t nw_sweep(const nw_sweep_t *p, int64_t *H, int64_t *F, dp_hit_t *hit);
-/* nw_sweep in vectors along the rows (sweep_kernel.h) when the pass ends at the corner and
- * its values fit 32-bit lanes, else nw_sweep itself (also when ws runs the scalar twin
- * only). The same results: rows whose live cells hold nw_sweep's values or higher ones
- * below the full pass's, so the same splits and paths; direction bits that may differ
- * only at cells on no optimal path. */
+/* nw_sweep in vectors along the rows (sweep_kernel.h) when its values fit 32-bit lanes,
+ * else nw_sweep itself (also when ws runs the scalar twin only). The same results: rows
+ * whose live cells hold nw_sweep's values or higher ones below the full pass's, so the
+ * same splits, paths and hits; direction bits that may differ only at cells on no optimal
+ * path. */
 int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64_t *F,
 		      dp_hit_t *hit);
 

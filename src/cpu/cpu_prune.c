@@ -21,9 +21,11 @@
  * target and what the cells can still reach.
  *
  * nw_sweep is the scalar form and the twin of nw_sweep_fast (below), which sweeps each
- * row in vectors (sweep_kernel.h) for the passes that end at the corner: the exact paths'
- * halves and leaves. The reverse pass of a start stays scalar here; the striped pass
- * (cpu_striped.c) runs it first, and this only when values leave 32 bits.
+ * row in vectors (sweep_kernel.h): the exact paths' halves and leaves, the scores of long
+ * pairs (nw_pruned_score), and the reverse passes of long pairs' starts whose score is
+ * high for their lengths (cpu_align.c: a low score leaves most cells alive, which the
+ * striped pass sweeps faster); the scalar sweep also takes the starts whose values leave
+ * 32 bits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +219,7 @@ typedef struct {
 	size_t stride;
 	uint8_t slot[NW_MAX_CODES];
 	int64_t lo, hi;
+	int64_t *stop_row, *stop_col; /* a target's stop rule met: where (else untouched) */
 } sweep_job_t;
 
 /* x[a, b) = SW_NEG, except [keep_a, keep_b). */
@@ -274,9 +277,8 @@ static int sweep_fits(const nw_sweep_t *p)
 int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64_t *F,
 		      dp_hit_t *hit)
 {
-	if ((p->stop != NW_SWEEP_CORNER && p->stop != NW_SWEEP_LASTROW) || p->na < 1 ||
-	    ws->simd_off || !sweep_fits(p))
-		return nw_sweep(p, H, F, hit);
+	if (p->na < 1 || p->rows < p->na || ws->simd_off || !sweep_fits(p))
+		return nw_sweep(p, H, F, hit); /* (rows lays out the gap terms: at least na) */
 	const int64_t nb = p->nb, rows = p->rows, need = p->target - p->bonus;
 	const int prune = p->target > NW_NEG_INF;
 	sweep_job_t jb = {.p = p};
@@ -332,10 +334,24 @@ int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64
 	}
 	if (jb.lo < 0)
 		return failed(p, nb + 1, 0);
+	int64_t stop_row = -1, stop_col = -1;
+	jb.stop_row = &stop_row, jb.stop_col = &stop_col;
+	for (int64_t j = jb.lo; j <= jb.hi; j++) /* row 0 meets a target's stop rule */
+		if (H0[j] > SW_DEAD && (p->stop == NW_SWEEP_TARGET ? H0[j] >= p->target
+				       : p->stop == NW_SWEEP_TARGET_LASTCOL && j == nb && H0[j] == p->target)) {
+			hit->row = 0, hit->col = j;
+			return nb + 1;
+		}
 	const int isa = ws->isa >= 0 ? ws->isa : (int)nw_cpu_isa();
 	int64_t cells = sweep_for(isa)(&jb);
 	if (cells < 0)
 		return cells;
+	if (p->stop != NW_SWEEP_CORNER && p->stop != NW_SWEEP_LASTROW) {
+		if (stop_row < 0)
+			return failed(p, cells + nb + 1, p->na); /* the target was never reached */
+		hit->row = stop_row, hit->col = stop_col;
+		return cells + nb + 1;
+	}
 	const int32_t *Hl = jb.H[p->na & 1];
 	for (int64_t j = 0; j <= nb; j++) {
 		H[j] = Hl[j] > SW_DEAD ? Hl[j] : NW_NEG_INF;

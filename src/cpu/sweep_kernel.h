@@ -19,6 +19,10 @@
  * cpu_prune.c holds for any values in that range). The rows read outside the previous
  * row's swept columns are SW_NEG: the caller's buffers start so, and each row puts SW_NEG
  * back where the row before it swept and it did not.
+ *
+ * A pass that stops at a target (a start's reverse pass) stops after the first row that
+ * meets the rule: those cells reach the target only on an optimal path, where they are
+ * exact, so the row and column are nw_sweep's.
  */
 #if LANE_BITS == 32
 
@@ -134,6 +138,18 @@ static ISA_TARGET int64_t ISA_FN(sweep)(const sweep_job_t *jb)
 			lo = nlo;
 			hi = nhi;
 		}
+		/* a target's stop rule, as nw_sweep's: the first row whose last column holds
+		 * the target, or with a cell at or above it (its first such column) */
+		if (p->stop == NW_SWEEP_TARGET_LASTCOL && js <= nb && j > nb && Hc[nb] == p->target) {
+			*jb->stop_row = i, *jb->stop_col = nb;
+			return cells;
+		}
+		if (p->stop == NW_SWEEP_TARGET)
+			for (int64_t k = col0_live ? 0 : js; k < j && k <= nb; k++)
+				if (Hc[k] >= p->target) {
+					*jb->stop_row = i, *jb->stop_col = k;
+					return cells;
+				}
 	}
 	return cells;
 }
