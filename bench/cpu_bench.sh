@@ -49,6 +49,13 @@
 #            trailing insertion run and compares with AS:i of E-cpu-m0 (pairs matched by
 #            the read, as the threads write in any order). speedup = E-cpu-m0 reads/s over
 #            WFA2's reads/s (same scoring, same optimum).
+#   L-cpu    long global pairs: L_CPU_PAIRS (100) pairs of 10 kb from tests/simreads at the
+#            three error levels of bench/long_exact.sh's L (simreads -n L_CPU_PAIRS -l 10000
+#            -L 10000 -e 0.01 -E 0.03 -w 0 -S + -s 1, and 0.03-0.06, 0.05-0.15), each
+#            against its origin, L's scoring (--match 0 --mismatch 4 --gap-open 6
+#            --gap-extend 2), nwalign alone: scores (-f tsv) and exact paths (-f paf); the
+#            check: every path's AS:i equal to the score-only run's score (pairs/s over the
+#            paths' wall time)
 #
 # Both tools get the same thread count and write their results to files under bench/out/;
 # each is run RUNS times and the median wall time is kept. cells = sum over pairs of
@@ -57,18 +64,19 @@
 # reports how many scores agree between the two tools.
 #
 # Usage (from anywhere; paths are relative to the repository root):
-#   bench/cpu_bench.sh [-s SHARED] [-t THREADS] [-n RUNS] [-w protein|dna|E-cpu|all] [-N]
+#   bench/cpu_bench.sh [-s SHARED] [-t THREADS] [-n RUNS] [-w protein|dna|B|long|E-cpu|L-cpu|all] [-N]
 #     -s DIR   the shared data folder [env SHARED, else ../shared]
 #     -t INT   threads for both tools [env THREADS, else nproc]
 #     -n INT   runs per tool and workload, median kept [env RUNS, else 3]
-#     -w WHICH workloads to run: protein, dna, B, long, E-cpu or all [all]
+#     -w WHICH workloads to run: protein, dna, B, long, E-cpu, L-cpu or all [all]
 #     -N       print only; do not append to bench/RESULTS.md
 # Environment: NWALIGN (default ./nwalign), PARASAIL_ALIGNER (default parasail_aligner),
 # PARASAIL_SW_TRY (default: sw_striped_16 sw_striped_sat sw_striped_profile_16
 # sw_striped_profile_sat sw_scan_profile_sat; 8-bit functions saturate, so they are left
 # out), PARASAIL_NW_TRY (default: nw_scan_32 nw_striped_32 nw_diag_32),
 # PARASAIL_SG (default sg_dx_striped_16), SSEARCH (default ssearch36; timed when present); for E-cpu
-# SIMREADS (default tests/simreads), E_CPU_READS (default 200), E_CPU_GENOME (default
+# SIMREADS (default tests/simreads; also L-cpu), E_CPU_READS (default 200), L_CPU_PAIRS
+# (default 100), E_CPU_GENOME (default
 # SHARED/data/dna/ecoli_dh10b.fa.gz; .gpu/ecoli_dh10b.fa.gz on the GPU host), WFA2 (unset:
 # no WFA2), WFA2_MEMORY (default high: WFA2's own default; med and low are exact too).
 set -euo pipefail
@@ -90,6 +98,7 @@ PARASAIL_SG=${PARASAIL_SG:-sg_dx_striped_16}
 SSEARCH=${SSEARCH:-ssearch36}
 SIMREADS=${SIMREADS:-tests/simreads}
 E_CPU_READS=${E_CPU_READS:-200}
+L_CPU_PAIRS=${L_CPU_PAIRS:-100}
 WFA2=${WFA2:-}
 WFA2_MEMORY=${WFA2_MEMORY:-high}
 
@@ -106,10 +115,11 @@ while getopts "s:t:n:w:Nh" opt; do
 	*) die "unknown option (try -h)" ;;
 	esac
 done
-case $WHICH in protein | dna | B | long | E-cpu | all) ;; *) die "-w must be protein, dna, B, long, E-cpu or all" ;; esac
+case $WHICH in protein | dna | B | long | E-cpu | L-cpu | all) ;; *) die "-w must be protein, dna, B, long, E-cpu, L-cpu or all" ;; esac
 case $THREADS in '' | *[!0-9]* | 0) die "-t must be a positive integer" ;; esac
 case $RUNS in '' | *[!0-9]* | 0) die "-n must be a positive integer" ;; esac
 case $E_CPU_READS in '' | *[!0-9]* | 0*) die "E_CPU_READS must be a positive integer" ;; esac
+case $L_CPU_PAIRS in '' | *[!0-9]* | 0*) die "L_CPU_PAIRS must be a positive integer" ;; esac
 want() { [ "$WHICH" = all ] || [ "$WHICH" = "$1" ]; }
 
 [ -x "$NWALIGN" ] || die "$NWALIGN not found: build first (autoreconf -fi && ./configure && make)"
@@ -132,10 +142,11 @@ want dna && NEED+=("$DNA_Q" "$DNA_R")
 want B && NEED+=("$B_Q" "$B_R")
 want long && NEED+=("$GENOME")
 want E-cpu && NEED+=("$GENOME")
+want L-cpu && NEED+=("$GENOME")
 for f in "${NEED[@]}"; do
 	[ -r "$f" ] || die "cannot read $f (set -s DIR or SHARED=DIR)"
 done
-if want E-cpu; then
+if want E-cpu || want L-cpu; then
 	[ -x "$SIMREADS" ] || die "$SIMREADS is not built: run 'make tests/simreads' (or make check) first"
 	[ -z "$WFA2" ] || [ -x "$WFA2" ] || die "WFA2=$WFA2 is not an executable file"
 fi
@@ -513,6 +524,43 @@ bench_e_cpu() {
 }
 if want E-cpu; then
 	bench_e_cpu
+fi
+
+# L-cpu: the three error levels of L, scores and exact paths (see the top of this file)
+bench_l_cpu() {
+	local level name lo hi d args n cells base s_s p_s agree
+	for level in lo:0.01:0.03 mid:0.03:0.06 hi:0.05:0.15; do
+		IFS=: read -r name lo hi <<<"$level"
+		d=$OUT/L-cpu-$name
+		args="-n $L_CPU_PAIRS -l 10000 -L 10000 -e $lo -E $hi -w 0 -S + -s 1"
+		mkdir -p "$d"
+		if [ ! -s "$d/reads.fa" ] || [ "$(cat "$d/sim.cmd" 2>/dev/null)" != "$args" ]; then
+			# shellcheck disable=SC2086
+			"$SIMREADS" -g "$GENOME" $args -r "$d/reads.fa" -t "$d/windows.fa" ||
+				die "L-cpu-$name: tests/simreads failed"
+			echo "$args" >"$d/sim.cmd"
+		fi
+		n=$(grep -c '^>' "$d/reads.fa")
+		cells=$(paste <(fasta_lines "$d/reads.fa") <(fasta_lines "$d/windows.fa") |
+			awk -F'\t' '{ s += length($2) * length($4) } END { printf "%.0f\n", s }')
+		echo "== L-cpu-$name: $n global pairs of 10 kb, $cells cells" >&2
+		base=(-q "$d/reads.fa" -r "$d/windows.fa" --pairs zip -m global --match 0 --mismatch 4
+		      --gap-open 6 --gap-extend 2 --backend cpu -t "$THREADS" -v)
+		s_s=$(run_timed "L-cpu-$name-score" "$NWALIGN" "${base[@]}" --no-header)
+		p_s=$(run_timed "L-cpu-$name-paf" "$NWALIGN" "${base[@]}" -f paf)
+		agree=$(awk -F'\t' 'FILENAME == ARGV[1] { score[FNR] = $10; next }
+			{ for (i = 13; i <= NF; i++) if ($i ~ /^AS:i:/ && substr($i, 6) == score[FNR]) same++ }
+			END { printf "%d/%d\n", same, FNR }' "$OUT/L-cpu-$name-score.out" "$OUT/L-cpu-$name-paf.out")
+		COMMANDS="$COMMANDS$(quote "$NWALIGN" "${base[@]}" --no-header) > $OUT/L-cpu-$name-score.out"$'\n'
+		COMMANDS="$COMMANDS$(quote "$NWALIGN" "${base[@]}" -f paf) > $OUT/L-cpu-$name-paf.out"$'\n'
+		NOTES="$NOTES- nwalign -v, L-cpu-$name: \`$(grep -h '^nwalign: cpu: .* pruned' "$OUT/L-cpu-$name-paf.err" | tail -n 1)\`"$'\n'
+		ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "L-$name" nwalign "$THREADS" "$cells" "$s_s" "$(gcups "$cells" "$s_s")" "scores")"$'\n'
+		ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "L-$name" nwalign "$THREADS" "$cells" "$p_s" "$(gcups "$cells" "$p_s")" "paths, $(rate "$n" "$p_s") pairs/s; AS:i = score: $agree")"$'\n'
+		RESULTS="${RESULTS}result L-cpu-$name wall_s=$p_s score_wall_s=$s_s pairs_per_s=$(rate "$n" "$p_s") scores_equal=$agree threads=$THREADS pairs=$n commit=$COMMIT"$'\n'
+	done
+}
+if want L-cpu; then
+	bench_l_cpu
 fi
 
 MODEL=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
