@@ -553,7 +553,7 @@ bench_l_cpu() {
 			END { printf "%d/%d\n", same, FNR }' "$OUT/L-cpu-$name-score.out" "$OUT/L-cpu-$name-paf.out")
 		COMMANDS="$COMMANDS$(quote "$NWALIGN" "${base[@]}" --no-header) > $OUT/L-cpu-$name-score.out"$'\n'
 		COMMANDS="$COMMANDS$(quote "$NWALIGN" "${base[@]}" -f paf) > $OUT/L-cpu-$name-paf.out"$'\n'
-		NOTES="$NOTES- nwalign -v, L-cpu-$name: \`$(grep -h '^nwalign: cpu: .* pruned' "$OUT/L-cpu-$name-paf.err" | tail -n 1)\`"$'\n'
+		NOTES="$NOTES- nwalign -v, L-cpu-$name: \`$(grep -h '^nwalign: cpu: .* pruned' "$OUT/L-cpu-$name-paf.err" | tail -n 1 || true)\`"$'\n'
 		ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "L-$name" nwalign "$THREADS" "$cells" "$s_s" "$(gcups "$cells" "$s_s")" "scores")"$'\n'
 		ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "L-$name" nwalign "$THREADS" "$cells" "$p_s" "$(gcups "$cells" "$p_s")" "paths, $(rate "$n" "$p_s") pairs/s; AS:i = score: $agree")"$'\n'
 		RESULTS="${RESULTS}result L-cpu-$name wall_s=$p_s score_wall_s=$s_s pairs_per_s=$(rate "$n" "$p_s") scores_equal=$agree threads=$THREADS pairs=$n commit=$COMMIT"$'\n'
