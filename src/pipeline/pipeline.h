@@ -239,7 +239,9 @@ void nw_gpu_opener_start(gpu_opener_t *o, const nw_opt_t *opt);
 /* The engine: the GPU the opener found (joined here), or the CPU. With --backend auto, a
  * run whose whole input is the first set (whole; set, and rb all against all or NULL for
  * zip) and small enough for the CPU engine to finish before the GPU would open goes to the
- * CPU engine (run->small_on_cpu), the GPU left opening on its thread (nw_gpu_left_opening). */
+ * CPU engine (run->small_on_cpu), the GPU left opening on its thread (nw_gpu_left_opening);
+ * another run, while the GPU still opens, starts on the CPU engine (run->opening: the
+ * stages' slices in align_stage.c, nw_adopt_gpu). */
 int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
 		     const nw_batch_t *rb, int whole, char *err, size_t errlen);
 /* An opener not joined (an error came first): wait for it and close what it opened. */
