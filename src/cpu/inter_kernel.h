@@ -31,14 +31,13 @@
  * lane l's problem starts at row top[l]: row top[l] is its row 0, whose column 0 holds 0
  * (the end cell, where the reversed path starts), and the rows above it hold LANE_MIN in
  * column 0, as does the pass's row 0 (unless top[l] is 0: then it is the lane's). Those
- * rows are computed like the others, with no mask: their values, and
- * whatever descends from them, stay below any target. A path's gain from one cell to
- * another is the score of a local alignment of the pair, at most the target (the lane's
- * best), so a cell that descends from LANE_MIN (or from a cell saturated there) stays at
- * or below LANE_MIN + target. Every cell is therefore the maximum of its value in the
- * lane's own problem and of such values, and reaches the target exactly where the lane's
- * own cell does (row top[l] included: the horizontal gaps from the end cell give it the
- * boundary's values).
+ * rows are computed like the others, with no mask: their values, and whatever descends
+ * from them, stay below any target. A path's gain from one cell to another is the score
+ * of a local alignment of the pair, at most the target (the lane's best), so a cell that
+ * descends from LANE_MIN (or from a cell saturated there) stays at or below LANE_MIN +
+ * target. Every cell is therefore the maximum of its value in the lane's own problem and
+ * of such values, and reaches the target exactly where the lane's own cell does (row
+ * top[l] included: the horizontal gaps from the end cell give it the boundary's values).
  */
 
 /* Lane l of vector v in memory. */
