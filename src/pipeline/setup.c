@@ -247,6 +247,29 @@ static void take_job(gpu_opener_t *o)
 	free(job);
 }
 
+/* The opener's thread joined, its outcome into o, the seconds the run waited for it in
+ * o->waited_s. */
+static void join_opener(gpu_opener_t *o)
+{
+	const double t = nw_pl_now();
+	pthread_join(o->tid, NULL);
+	o->waited_s = nw_pl_now() - t;
+	take_job(o);
+}
+
+/* The opener left to its thread, which closes what it opens and frees the job: 1, or 0
+ * when the thread had already finished (then it is still the run's to join). */
+static int leave_opener(gpu_opener_t *o)
+{
+	if (__atomic_exchange_n(&o->job->state, OPEN_LEFT, __ATOMIC_ACQ_REL) != OPEN_RUNNING)
+		return 0;
+	pthread_detach(o->tid);
+	o->started = 0;
+	o->job = NULL;
+	__atomic_store_n(&gpu_left_opening, 1, __ATOMIC_RELEASE);
+	return 1;
+}
+
 /* After the first set is read: the whole input (whole), the GPU still opening, and its
  * work under the small-run limit. */
 static int small_for_cpu(run_t *run, const gpu_opener_t *o, const nw_batch_set_t *set,
@@ -325,14 +348,9 @@ int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
 		nw_lanes_init(&run->lanes, NULL, run->opt);
 		return 0;
 	}
-	if (o->started && small_for_cpu(run, o, set, rb, whole) &&
-	    __atomic_exchange_n(&o->job->state, OPEN_LEFT, __ATOMIC_ACQ_REL) == OPEN_RUNNING) {
-		/* the thread finishes on its own and frees the job; it keeps a core busy for a
-		 * while, which the CPU engine's threads leave to it */
-		pthread_detach(o->tid);
-		o->started = 0;
-		o->job = NULL;
-		__atomic_store_n(&gpu_left_opening, 1, __ATOMIC_RELEASE);
+	if (o->started && small_for_cpu(run, o, set, rb, whole) && leave_opener(o)) {
+		/* the thread keeps a core busy for a while, which the CPU engine's threads
+		 * leave to it */
 		run->small_on_cpu = 1;
 		if (run->cpu_threads >= 4)
 			run->cpu_threads--;
@@ -348,12 +366,8 @@ int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
 		nw_lanes_init(&run->lanes, NULL, run->opt);
 		return 0;
 	}
-	if (o->started) {
-		double t = nw_pl_now();
-		pthread_join(o->tid, NULL);
-		o->waited_s = nw_pl_now() - t;
-		take_job(o);
-	}
+	if (o->started)
+		join_opener(o);
 	return take_gpu(run, o, err, errlen);
 }
 
@@ -362,11 +376,7 @@ int nw_adopt_gpu(run_t *run, int wait, char *err, size_t errlen)
 	gpu_opener_t *o = run->opening;
 	if (!o || (!wait && __atomic_load_n(&o->job->state, __ATOMIC_ACQUIRE) == OPEN_RUNNING))
 		return 0;
-	double t = nw_pl_now();
-	pthread_join(o->tid, NULL);
-	const double waited = nw_pl_now() - t;
-	take_job(o);
-	o->waited_s = waited;
+	join_opener(o);
 	run->opening = NULL;
 	run->cpu_threads = run->opt->threads;
 	return take_gpu(run, o, err, errlen);
@@ -377,12 +387,7 @@ void nw_leave_gpu_opening(run_t *run)
 	gpu_opener_t *o = run->opening;
 	if (!o)
 		return;
-	if (__atomic_exchange_n(&o->job->state, OPEN_LEFT, __ATOMIC_ACQ_REL) == OPEN_RUNNING) {
-		/* the thread closes what it opens and frees the job */
-		pthread_detach(o->tid);
-		o->started = 0;
-		o->job = NULL;
-		__atomic_store_n(&gpu_left_opening, 1, __ATOMIC_RELEASE);
+	if (leave_opener(o)) {
 		run->opening = NULL;
 		run->gpu_left = 1;
 		return;
