@@ -265,6 +265,15 @@ static void transpose(const nw_scoring_t *sc, int32_t t[NW_MAX_CODES][NW_MAX_COD
 			t[j][i] = sc->score[i][j];
 }
 
+/* Whether an m x n pass may take the pruned sweeps (cpu_prune.c): long enough
+ * (NW_PRUNED_MIN_CELLS, or the workspace's size), on a thread of its own (a team's
+ * striped pass takes a pair that has threads to itself). */
+static int pruned_size(const nw_workspace_t *ws, int64_t m, int64_t n)
+{
+	const int64_t min_cells = ws->pruned_min_cells ? ws->pruned_min_cells : NW_PRUNED_MIN_CELLS;
+	return ws->team <= 1 && (double)m * (double)n >= (double)min_cells;
+}
+
 /* Forward pass: score and end cell. The striped pass runs when the values fit 16 bits,
  * the scalar pass otherwise. */
 static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
@@ -276,10 +285,8 @@ static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 		: p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE;
 	dp_hit_t hit;
 	/* a long global or semiglobal pair: pruned sweeps first, whose work follows the
-	 * divergence (cpu_prune.c); a team's striped pass takes a pair that has threads to
-	 * itself */
-	const int64_t min_cells = ws->pruned_min_cells ? ws->pruned_min_cells : NW_PRUNED_MIN_CELLS;
-	if (!local && ws->team <= 1 && (double)qlen * (double)rlen >= (double)min_cells) {
+	 * divergence */
+	if (!local && pruned_size(ws, qlen, rlen)) {
 		int64_t s, end;
 		int ret = nw_pruned_score(ws, sc, p->mode == NW_MODE_SEMIGLOBAL, q, qlen, r, rlen,
 					  p->need ? p->need[0] : NW_NEG_INF, &s, &end);
@@ -348,10 +355,9 @@ int nw_cpu_find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_
 	/* A long pair whose score is at least half the most its prefixes can score (similar
 	 * sequences) takes the vector sweep, whose live cells follow the divergence; others
 	 * the striped pass, then (values past 16 bits) the scalar sweep. */
-	const int64_t min_cells = ws->pruned_min_cells ? ws->pruned_min_cells : NW_PRUNED_MIN_CELLS;
 	const int64_t most = sw.sq[0] < sw.sr[0] ? sw.sq[0] : sw.sr[0];
-	const int swept = ws->team <= 1 && !ws->simd_off && res->score > 0 && 2 * res->score >= most &&
-			  (double)res->rend * (double)res->qend >= (double)min_cells;
+	const int swept = pruned_size(ws, res->rend, res->qend) && !ws->simd_off &&
+			  res->score > 0 && 2 * res->score >= most;
 	if (swept && nw_sweep_fast(ws, &sw, ws->row[2], ws->row[3], &hit) < 0)
 		return NW_ERR_INTERNAL; /* never reached: the score is not this pair's */
 	ws->pruned_starts += swept;
