@@ -19,6 +19,11 @@
  * each only when strictly better) and whether E and F extend. A step's four columns fill
  * the four nibbles of one 16-bit word a lane: p->dir[(step * rows + i - 1) * VL + lane].
  *
+ * A local pass keeps its gap states E and F at max(0, their value) (vsubs0: a subtraction
+ * that stops at 0; H is never below 0), so H = max(diagonal, E, F) needs no maximum with 0
+ * of its own, and is the same cell for cell: max(0, E) - X stays below 0 where E was, so
+ * the states one step on are again max(0, their value).
+ *
  * In 8-bit lanes (cpu_inter.c's narrow passes) a local pass's cells lie in 0..127 and a
  * lane whose best reaches 127 has saturated: the caller runs it again in 16 bits. Below
  * that every cell is exact (the first cell to saturate would have made the best 127).
@@ -77,7 +82,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 
 	for (int64_t i = 1; i <= rows; i++) {
 		vstore(&H[i], vset1(local ? 0 : LANE_VAL(-(O + i * X))));
-		vstore(&E[i], vNEG);
+		vstore(&E[i], local ? vZ : vNEG);
 	}
 #if LANE_BITS == 8
 	int32_t best_s[VL], best_row[VL], best_col[VL]; /* MAX: the lanes' bests */
@@ -165,7 +170,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			const int top_prev = top_free || j == 1 ? 0 : -(O + (int)(j - 1) * X);
 			top_here[c] = top_free ? 0 : -(O + (int)j * X);
 			diag[c] = vset1(LANE_VAL(top_prev));                /* H[0][j-1] */
-			f[c] = vset1(LANE_VAL(top_here[c] - (O + X)));      /* F[1][j] */
+			f[c] = local ? vZ : vset1(LANE_VAL(top_here[c] - (O + X))); /* F[1][j] */
 			if (form == INTER_ANCHORED) { /* row 0 above a lane's own: LANE_MIN too */
 				diag[c] = vsel(row0_own, vNEG, diag[c]);
 				f[c] = vsel(row0_own, vNEG, f[c]);
@@ -242,15 +247,17 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 						fext[c] = vcmpgt(vsubs(f[c], vX), vsubs(h, vOX));
 					} else
 #endif
-					{
+					if (local) { /* E, F >= 0, hence H >= 0 (see above) */
+						e = vmax(vsubs0(el, vX), vsubs0(left, vOX));
+						h = vmax(vmax(vadds(diag[c], s), e), f[c]);
+					} else {
 						e = vmax(vsubs(el, vX), vsubs(left, vOX));
 						h = vmax(vadds(diag[c], s), e);
 						h = vmax(h, f[c]);
 					}
-					if (local)
-						h = vmax(h, vZ);
 					diag[c] = left;
-					f[c] = vmax(vsubs(f[c], vX), vsubs(h, vOX));
+					f[c] = local ? vmax(vsubs0(f[c], vX), vsubs0(h, vOX))
+						     : vmax(vsubs(f[c], vX), vsubs(h, vOX));
 					if (track == DP_TRACK_MAX) {
 						colrow[c] = vsel(vcmpgt(h, colmax[c]), colrow[c], vi);
 						colmax[c] = vmax(colmax[c], h);

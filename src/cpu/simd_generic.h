@@ -3,7 +3,8 @@
  * of lanes, each operation a loop.
  *
  * NW_GENERIC_VEC(P, VT, T, N, LO, HI) defines the type VT (N lanes of T, whose range is
- * LO..HI) and P_sat, P_set1, P_adds, P_subs (saturating), P_max, P_cmpeq, P_cmpgt (lanes
+ * LO..HI) and P_sat, P_set1, P_adds, P_subs (saturating), P_subs0 (a - b, or 0 where
+ * that is negative), P_max, P_cmpeq, P_cmpgt (lanes
  * of all ones or zero), P_sel(m, a, b) (b where m is set), P_and and P_any. The headers
  * add the operations of their own width.
  */
@@ -37,6 +38,13 @@
 	{                                                                                    \
 		for (int l = 0; l < (N); l++)                                                \
 			a.v[l] = P##_sat((int32_t)a.v[l] - b.v[l]);                          \
+		return a;                                                                    \
+	}                                                                                    \
+	static inline VT P##_subs0(VT a, VT b)                                               \
+	{                                                                                    \
+		for (int l = 0; l < (N); l++)                                                \
+			a.v[l] = P##_sat((int32_t)a.v[l] - b.v[l] < 0 ? 0                    \
+					 : (int32_t)a.v[l] - b.v[l]);                        \
 		return a;                                                                    \
 	}                                                                                    \
 	static inline VT P##_max(VT a, VT b)                                                 \

@@ -3,7 +3,8 @@
  * Included after simd_ops.h (whose macros it redefines) with one of ISA_GENERIC,
  * ISA_SSE41, ISA_AVX2 or ISA_AVX512 defined; ISA_FN names get an _8 suffix. vadds and
  * vsubs saturate at -128 and 127. Only the operations the inter-sequence template uses in
- * its profile and anchored forms are defined (the others stay undefined: simd_undef.h).
+ * its profile and anchored forms are defined, vsubs0 among them (the others stay
+ * undefined: simd_undef.h).
  * Beside simd_ops.h's:
  *   vlut32(idx, lo, hi)        lane l: entry idx[l] (0..31) of a 32-entry table, whose
  *                              entries 0..15 fill every 16-byte block of lo and 16..31
@@ -32,6 +33,7 @@
 #define vstore(p, v) _mm512_store_si512((void *)(p), (v))
 #define vadds(a, b) _mm512_adds_epi8((a), (b))
 #define vsubs(a, b) _mm512_subs_epi8((a), (b))
+#define vsubs0(a, b) _mm512_subs_epu8((a), (b))
 #define vmax(a, b) _mm512_max_epi8((a), (b))
 #define vcmpeq(a, b) _mm512_cmpeq_epi8_mask((a), (b))
 #define vcmpgt(a, b) _mm512_cmpgt_epi8_mask((a), (b))
@@ -55,6 +57,7 @@
 #define vstore(p, v) _mm256_store_si256((__m256i *)(p), (v))
 #define vadds(a, b) _mm256_adds_epi8((a), (b))
 #define vsubs(a, b) _mm256_subs_epi8((a), (b))
+#define vsubs0(a, b) _mm256_subs_epu8((a), (b))
 #define vmax(a, b) _mm256_max_epi8((a), (b))
 #define vcmpeq(a, b) _mm256_cmpeq_epi8((a), (b))
 #define vcmpgt(a, b) _mm256_cmpgt_epi8((a), (b))
@@ -78,6 +81,7 @@
 #define vstore(p, v) _mm_store_si128((__m128i *)(p), (v))
 #define vadds(a, b) _mm_adds_epi8((a), (b))
 #define vsubs(a, b) _mm_subs_epi8((a), (b))
+#define vsubs0(a, b) _mm_subs_epu8((a), (b))
 #define vmax(a, b) _mm_max_epi8((a), (b))
 #define vcmpeq(a, b) _mm_cmpeq_epi8((a), (b))
 #define vcmpgt(a, b) _mm_cmpgt_epi8((a), (b))
@@ -120,6 +124,7 @@ static inline nw_gvec8_t g8_lut32(nw_gvec8_t idx, nw_gvec8_t lo, nw_gvec8_t hi)
 #define vstore(p, v) (*(nw_gvec8_t *)(p) = (v))
 #define vadds(a, b) g8_adds((a), (b))
 #define vsubs(a, b) g8_subs((a), (b))
+#define vsubs0(a, b) g8_subs0((a), (b))
 #define vmax(a, b) g8_max((a), (b))
 #define vcmpeq(a, b) g8_cmpeq((a), (b))
 #define vcmpgt(a, b) g8_cmpgt((a), (b))

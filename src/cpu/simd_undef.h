@@ -12,6 +12,7 @@
 #undef vstore
 #undef vadds
 #undef vsubs
+#undef vsubs0
 #undef vmax
 #undef vcmpeq
 #undef vcmpgt
