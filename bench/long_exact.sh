@@ -48,6 +48,11 @@
 # about D/2 steps); WFAGPU_E=auto gives each workload -e = half the largest distance that
 # nwalign's score-only run found, plus 32, and WFAGPU_E=N gives -e N.
 #
+# The floor (with -b gpu): bench/cuda_open.c (a process that opens the GPU and exits),
+# built with nvcc when it is on PATH (CUDA_OPEN names a built one instead), and nwalign on
+# the 8 bundled reads with --backend gpu, each timed RUNS times: what every command that uses the GPU
+# pays on this host, whatever it aligns (the report's last table; a peer pays it too).
+#
 # Usage: bench/long_exact.sh [-d DATA] [-n RUNS] [-o OUTDIR] [-c PAIRS] [-b BACKEND]
 #                            [-w WORKLOADS]
 #   -d DIR  folder with ecoli_dh10b.fa.gz (or DIR/dna/) [.gpu, as staged by
@@ -385,6 +390,28 @@ run_E() {
 	RESULTS+=("result $label reads_per_s=$rps optimal_frac=${OPTF[$w-exact]} commit=$COMMIT as_equal_score=$as_eq score_wall_s=${WALL[$w-score]} wall_s=${WALL[$w-exact]} pairs=$n gpu=\"$GPU\"")
 }
 
+# ---------------------------------------------------------------- the floor of a GPU process
+FLOOR_OPEN=NA FLOOR_NW=NA
+run_floor() {
+	[ "$BACKEND" = gpu ] || return 0
+	local co=${CUDA_OPEN:-}
+	if [ -z "$co" ] && command -v nvcc >/dev/null 2>&1; then
+		co=$OUTDIR/cuda_open
+		nvcc -O2 -x cu bench/cuda_open.c -o "$co" 2>"$OUTDIR/cuda_open.build.log" || {
+			note "cuda_open: nvcc failed (log: $OUTDIR/cuda_open.build.log)"
+			co=
+		}
+	fi
+	if [ -n "$co" ]; then
+		timed cuda-open /dev/null "$co"
+		FLOOR_OPEN=${WALL[cuda-open]}
+	fi
+	timed nwalign-8-reads /dev/null "$NW" -q data/reads.fq -r data/ref.fa --backend gpu
+	FLOOR_NW=${WALL[nwalign-8-reads]}
+	RESULTS+=("result gpu-floor cuda_open_wall_s=$FLOOR_OPEN nwalign_8_reads_wall_s=$FLOOR_NW gpu=\"$GPU\" commit=$COMMIT")
+}
+run_floor
+
 # shellcheck disable=SC2086
 for w in "${ORDER[@]}"; do
 	case $w in
@@ -416,6 +443,11 @@ TIMER="/usr/bin/time -f %e,%M"
 	for w in "${ORDER[@]}"; do
 		echo "| $w | ${PAIRS[$w]} | ${ROW_SCORE[$w]} | ${ROW_EXACT[$w]} | ${ROW_GACT[$w]} | ${ROW_PEER[$w]} | ${ROW_SPEED[$w]} | ${ROW_OPT[$w]} | ${ROW_GOPT[$w]} | ${ROW_CHECK[$w]} | ${ROW_PEQ[$w]} | ${ROW_RSS[$w]} |"
 	done
+	echo
+	echo "| the floor of a GPU process | wall s |"
+	echo "|---|---:|"
+	echo "| bench/cuda_open.c: open the device, exit | $FLOOR_OPEN |"
+	echo "| nwalign on the 8 bundled reads, --backend gpu | $FLOOR_NW |"
 	echo
 	printf '%s\n' "${RESULTS[@]}"
 } >"$REPORT"
