@@ -53,9 +53,12 @@
 #            three error levels of bench/long_exact.sh's L (simreads -n L_CPU_PAIRS -l 10000
 #            -L 10000 -e 0.01 -E 0.03 -w 0 -S + -s 1, and 0.03-0.06, 0.05-0.15), each
 #            against its origin, L's scoring (--match 0 --mismatch 4 --gap-open 6
-#            --gap-extend 2), nwalign alone: scores (-f tsv) and exact paths (-f paf); the
-#            check: every path's AS:i equal to the score-only run's score (pairs/s over the
-#            paths' wall time)
+#            --gap-extend 2): scores (-f tsv) and exact paths (-f paf); the check: every
+#            path's AS:i equal to the score-only run's score (pairs/s over the paths' wall
+#            time). WFA2-lib beside it, when WFA2 is set (as for E-cpu):
+#              align_benchmark -a gap-affine-wfa -i pairs.seq --affine-penalties 0,4,6,2
+#                --wfa-memory WFA2_MEMORY -t THREADS --output-full OUT
+#            (end to end, with CIGARs; its score, minus the distance, must equal nwalign's)
 #
 # Both tools get the same thread count and write their results to files under bench/out/;
 # each is run RUNS times and the median wall time is kept. cells = sum over pairs of
@@ -556,7 +559,26 @@ bench_l_cpu() {
 		NOTES="$NOTES- nwalign -v, L-cpu-$name: \`$(grep -h '^nwalign: cpu: .* pruned' "$OUT/L-cpu-$name-paf.err" | tail -n 1 || true)\`"$'\n'
 		ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "L-$name" nwalign "$THREADS" "$cells" "$s_s" "$(gcups "$cells" "$s_s")" "scores")"$'\n'
 		ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "L-$name" nwalign "$THREADS" "$cells" "$p_s" "$(gcups "$cells" "$p_s")" "paths, $(rate "$n" "$p_s") pairs/s; AS:i = score: $agree")"$'\n'
-		RESULTS="${RESULTS}result L-cpu-$name wall_s=$p_s score_wall_s=$s_s pairs_per_s=$(rate "$n" "$p_s") scores_equal=$agree threads=$THREADS pairs=$n commit=$COMMIT"$'\n'
+		# WFA2-lib beside it: gap-affine WFA, end to end, with CIGARs (its score is minus
+		# the distance, nwalign's score under this scoring); results come in the threads'
+		# order, matched to the pairs by the read
+		local wf_s=NA wf_eq=NA
+		if [ -n "$WFA2" ]; then
+			paste <(fasta_lines "$d/reads.fa") <(fasta_lines "$d/windows.fa") |
+				awk -F'\t' '{print ">" $2; print "<" $4}' >"$d/pairs.seq"
+			local wf_cmd=("$WFA2" -a gap-affine-wfa -i "$d/pairs.seq" --affine-penalties 0,4,6,2
+				      --wfa-memory "$WFA2_MEMORY" -t "$THREADS" --output-full "$OUT/L-cpu-$name-wfa2.txt")
+			wf_s=$(run_timed "L-cpu-$name-wfa2" "${wf_cmd[@]}")
+			wf_eq=$(awk -F'\t' '
+				FILENAME == ARGV[1] { if (FNR % 2) pair[substr($0, 2)] = (FNR + 1) / 2; next }
+				FILENAME == ARGV[2] { if ($4 in pair) wfa[pair[$4]] = $3 + 0; next }
+				(FNR in wfa) && wfa[FNR] == $10 { same++ }
+				END { printf "%d/%d\n", same, FNR }' "$d/pairs.seq" "$OUT/L-cpu-$name-wfa2.txt" "$OUT/L-cpu-$name-score.out")
+			COMMANDS="$COMMANDS$(quote "${wf_cmd[@]}") 0<&-"$'\n'
+			WFA2_NOTE="WFA2: $WFA2 ($(cat "$(dirname "$(dirname "$WFA2")")/VERSION.txt" 2>/dev/null || echo "version unknown"); gap-affine-wfa, --wfa-memory $WFA2_MEMORY)"
+			ROWS="$ROWS$(printf '%-8s %-9s %7s %15s %9s %9s  %s' "L-$name" wfa2 "$THREADS" "$cells" "$wf_s" "$(gcups "$cells" "$wf_s")" "paths, $(rate "$n" "$wf_s") pairs/s; scores equal: $wf_eq")"$'\n'
+		fi
+		RESULTS="${RESULTS}result L-cpu-$name wall_s=$p_s score_wall_s=$s_s pairs_per_s=$(rate "$n" "$p_s") scores_equal=$agree peer_wall_s=$wf_s peer_scores_equal=$wf_eq peer=wfa2-$WFA2_MEMORY threads=$THREADS pairs=$n commit=$COMMIT"$'\n'
 	done
 }
 if want L-cpu; then
