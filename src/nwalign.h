@@ -338,6 +338,12 @@ void nw_workspace_team_counts(const nw_workspace_t *ws, int64_t *passes, int64_t
 void nw_workspace_set_pruned_min(nw_workspace_t *ws, int64_t cells);
 void nw_workspace_pruned_counts(const nw_workspace_t *ws, int64_t *scores, int64_t *starts);
 #define NW_PRUNED_MIN_CELLS ((int64_t)1 << 24)
+/* Of those, global pairs under match/mismatch scoring try the wavefront recurrence
+ * (cpu_wfa.c) before the sweeps: mode 1 (the default); 0 turns it off (tests of the
+ * sweeps alone); 2 lets every attempt run to its end, without the budget, the probe and
+ * the rule of cost that leave dearer pairs to the sweeps (tests). And the scores found so (-v). */
+void nw_workspace_set_wfa(nw_workspace_t *ws, int mode);
+int64_t nw_workspace_wfa_scores(const nw_workspace_t *ws);
 
 /* Align codes q[0..qlen) (query) with r[0..rlen) (reference). */
 int nw_cpu_align(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,

@@ -704,6 +704,62 @@ done:
 	free(b);
 }
 
+/* The global scores of the wavefront recurrence (cpu_wfa.c) against the oracle: n_pairs
+ * pairs of 1..700 residues, near copies (0-12 % of substitutions, a third as many
+ * insertions and deletions, some with one long deletion) and unrelated ones (to 250), ACGT and IUPAC (N and the ambiguity codes match
+ * nothing, not even themselves), every attempt run to its end (mode 2). A scoring that is
+ * not of the match/mismatch form is declined. */
+static void test_wfa(const scoring_case_t *c, int n_pairs, int64_t *found)
+{
+	enum { CAP = 1000 };
+	uint8_t *q = malloc(CAP), *r = malloc(CAP);
+	int mm = c->sc.n_codes > 1;
+	for (int i = 0; mm && i < c->sc.n_codes; i++)
+		for (int j = 0; j < c->sc.n_codes; j++)
+			if (c->sc.score[i][j] != (i == j && i < 4 ? c->sc.score[0][0] : c->sc.score[0][1]))
+				mm = 0;
+	nw_workspace_set_wfa(ws, 2);
+	for (int it = 0; q && r && it < n_pairs; it++) {
+		const int kind = it % 3 == 2 ? K_IUPAC : K_ACGT;
+		const int64_t m = it % 10 == 0 ? rnd(1, 8) : rnd(50, 700);
+		gen_random(q, m, kind);
+		int64_t n;
+		if (it % 7 == 3) { /* unrelated: short, the wavefronts' dearest case */
+			n = rnd(1, 250);
+			gen_random(r, n, kind);
+		} else if (it % 7 == 5 && m > 40) { /* one long deletion, and a few edits */
+			const int64_t at = rnd(0, m - 40), len = rnd(10, 40);
+			memcpy(r, q, (size_t)at);
+			n = at + mutate(q + at + len, m - at - len, r + at, CAP - at, kind, 2, 1, 1);
+		} else {
+			const int rate = (int)rnd(0, 12);
+			n = mutate(q, m, r, CAP, kind, rate, rate / 3, rate / 3);
+		}
+		if (n < 1)
+			continue;
+		int64_t s = 0;
+		const int ret = nw_wfa_global_score(ws, &c->sc, q, m, r, n, INT64_MAX / 4, &s);
+		if (!mm) {
+			CHECK(ret == 0, "%s: wavefronts decline a scoring not of the match/mismatch form",
+			      c->label);
+			break;
+		}
+		const int64_t want = dpf_global_score(&c->sc, q, m, r, n);
+		const int ok = ret == 1 && s == want;
+		CHECK(ok, "%s: wavefront score %" PRId64 " (ret %d), oracle %" PRId64 " (%" PRId64
+		      " x %" PRId64 ")", c->label, s, ret, want, m, n);
+		if (!ok) {
+			print_seq("q", q, m, NW_ALPHA_DNA);
+			print_seq("r", r, n, NW_ALPHA_DNA);
+			break;
+		}
+		*found += 1;
+	}
+	nw_workspace_set_wfa(ws, 1);
+	free(q);
+	free(r);
+}
+
 /* CPU seconds of each section on stderr. */
 static void lap(const char *what)
 {
@@ -775,6 +831,7 @@ int main(void)
 	 * each must equal the oracle's, and the route must have been taken. Then the scalar
 	 * twin of the sweeps, and needs (test_need). */
 	nw_workspace_set_pruned_min(ws, 2000);
+	nw_workspace_set_wfa(ws, 0); /* the sweeps alone first; wavefronts below */
 	int64_t pruned0, pruned1, starts0, starts1, later, later_starts;
 	nw_workspace_pruned_counts(ws, &pruned0, &starts0);
 	for (int i = 0; i < nc; i++)
@@ -801,6 +858,24 @@ int main(void)
 			test_need(&cases[i], 2);
 	nw_workspace_set_pruned_min(ws, 2000);
 	lap("pairs of 100..600, global scores by pruned sweeps");
+	/* Wavefronts: the function itself on every scoring, then the route through
+	 * nw_cpu_align for global pairs (mode 2: no rule of cost, so that every similar
+	 * pair of 2,000 cells or more takes it), each score the oracle's. */
+	int64_t wfa_found = 0;
+	for (int i = 0; i < nc; i++)
+		if (cases[i].ok)
+			test_wfa(&cases[i], 60, &wfa_found);
+	CHECK(wfa_found >= 300, "wavefront scores checked: %" PRId64, wfa_found);
+	lap("wavefront scores");
+	const int64_t wfa0 = nw_workspace_wfa_scores(ws);
+	nw_workspace_set_wfa(ws, 2);
+	for (int i = 0; i < nc; i++)
+		if (cases[i].ok)
+			test_medium(&cases[i], 3);
+	nw_workspace_set_wfa(ws, 1);
+	CHECK(nw_workspace_wfa_scores(ws) - wfa0 >= 20, "global scores by wavefronts through "
+	      "nw_cpu_align: %" PRId64, nw_workspace_wfa_scores(ws) - wfa0);
+	lap("global scores by wavefronts");
 	if (cases[0].ok && cases[1].ok && cases[4].ok && cases[8].ok)
 		test_long(&cases[0], &cases[1], &cases[4], &cases[8]);
 	nw_workspace_pruned_counts(ws, &later, &later_starts);

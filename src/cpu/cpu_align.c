@@ -128,6 +128,7 @@ nw_workspace_t *nw_workspace_new(void)
 	nw_workspace_t *ws = calloc(1, sizeof(nw_workspace_t));
 	if (ws) {
 		ws->isa = -1;
+		ws->wfa_mode = 1;
 		nw_workspace_set_team(ws, 1, 0, 0);
 	}
 	return ws;
@@ -150,6 +151,7 @@ void nw_workspace_free(nw_workspace_t *ws)
 	free(ws->inter);
 	free(ws->inter_seq);
 	free(ws->inter_dir);
+	free(ws->wfa);
 	free(ws);
 }
 
@@ -183,6 +185,16 @@ void nw_workspace_pruned_counts(const nw_workspace_t *ws, int64_t *scores, int64
 {
 	*scores = ws->pruned_scores;
 	*starts = ws->pruned_starts;
+}
+
+void nw_workspace_set_wfa(nw_workspace_t *ws, int mode)
+{
+	ws->wfa_mode = mode;
+}
+
+int64_t nw_workspace_wfa_scores(const nw_workspace_t *ws)
+{
+	return ws->wfa_scores;
 }
 
 void nw_workspace_set_simd(nw_workspace_t *ws, int on)

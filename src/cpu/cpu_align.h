@@ -88,6 +88,12 @@ struct nw_workspace_s {
 				   * sweeps for their score (0: NW_PRUNED_MIN_CELLS) */
 	int64_t pruned_scores;   /* global and semiglobal scores found so (-v, tests) */
 	int64_t pruned_starts;   /* starts found by the vector sweep (-v, tests) */
+	int wfa_mode;            /* 1: wavefronts for long global scores (the default); 0: not
+				  * (tests); 2: every attempt runs to its end, without the
+				  * budget, the probe and the rule of cost (tests) */
+	int64_t wfa_scores;      /* global scores found by wavefronts (-v, tests) */
+	void *wfa;               /* wavefronts and padded sequences (cpu_wfa.c) */
+	size_t wfa_cap;          /* bytes */
 };
 
 /* Largest sub-problem (cells) traced back from a full matrix; tests set it small so that
@@ -218,6 +224,17 @@ int64_t nw_sweep_fast(nw_workspace_t *ws, const nw_sweep_t *p, int64_t *H, int64
 int nw_pruned_score(nw_workspace_t *ws, const nw_scoring_t *sc, int semiglobal,
 		    const uint8_t *q, int64_t m, const uint8_t *r, int64_t n, int64_t need,
 		    int64_t *score, int64_t *rend);
+
+/* The global score of a[0..m) x b[0..n) by the gap-affine wavefront recurrence
+ * (cpu_wfa.c), for match/mismatch scoring (nw_scoring_dna's form): exact, with work that
+ * grows with the square of the pair's penalty rather than with m * n. Returns 1 with
+ * *score, 0 when the scoring is of another form or the wavefronts would take more than
+ * budget diagonal steps (the caller runs its passes), or NW_ERR_MEMORY. nw_pruned_score
+ * tries it first for global pairs, with a budget of m * n / NW_WFA_SHARE steps (one step
+ * costs about what a few cells of the vector sweep do). */
+#define NW_WFA_SHARE 32
+int nw_wfa_global_score(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *a, int64_t m,
+			const uint8_t *b, int64_t n, int64_t budget, int64_t *score);
 
 /* sums[i], i in [0, len]: the most the diagonal steps of a path through x[i..len) can
  * score, the sum of max(0, x[k]'s best score against any code) (x: query codes, the score

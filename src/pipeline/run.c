@@ -471,7 +471,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    run.params.overlap, (long long)run.n_paths[NW_PATH_REDONE],
 				    run.params.max_deficit);
 		int64_t narrow = 0, saturated = 0, team_passes = 0, team_paths = 0, pruned = 0,
-			pruned_starts = 0;
+			pruned_starts = 0, wavefront = 0;
 		int team_most = 0;
 		for (int t = 0; t < run.n_cpu_ws; t++) {
 			int64_t nl, ns, tp, tq;
@@ -484,11 +484,12 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			int64_t ps, pt;
 			nw_workspace_pruned_counts(run.cpu_ws[t], &ps, &pt);
 			pruned += ps, pruned_starts += pt;
+			wavefront += nw_workspace_wfa_scores(run.cpu_ws[t]);
 		}
-		if (pruned + pruned_starts > 0)
-			nw_log_info("cpu: %lld scores and %lld starts of long pairs by pruned sweeps "
-				    "(the work follows the divergence)", (long long)pruned,
-				    (long long)pruned_starts);
+		if (pruned + pruned_starts + wavefront > 0)
+			nw_log_info("cpu: %lld global scores of long pairs by wavefronts, %lld scores and "
+				    "%lld starts by pruned sweeps (the work follows the divergence)",
+				    (long long)wavefront, (long long)pruned, (long long)pruned_starts);
 		if (team_passes > 0)
 			nw_log_info("cpu: %lld score pass%s of long pairs on %d threads at most, in "
 				    "stripes of the query", (long long)team_passes,
