@@ -88,6 +88,9 @@ typedef struct {
  * -mismatch. */
 int nw_scoring_dna(nw_scoring_t *sc, int match, int mismatch, int gap_open, int gap_extend,
 		   char *err, size_t errlen);
+/* 1 when sc scores match to equal codes below some K and mismatch (<= 0) to every other
+ * pair (nw_scoring_dna's form); *match, *mismatch, *K then describe it. */
+int nw_scoring_mm(const nw_scoring_t *sc, int *match, int *mismatch, int *K);
 /* A built-in matrix (blosum45, blosum50, blosum62, blosum80, pam250, ednafull) or an
  * NCBI-format matrix file. Built-in names fix the alphabet; for a file the alphabet must
  * be given (dna or protein). Codes whose letter is missing from a file take the row and

@@ -274,3 +274,19 @@ int nw_scoring_matrix(nw_scoring_t *sc, const char *name_or_path, nw_alphabet_t 
 	finish(sc, gap_open, gap_extend);
 	return 0;
 }
+
+int nw_scoring_mm(const nw_scoring_t *sc, int *match, int *mismatch, int *K)
+{
+	int n = sc->n_codes, k = 0;
+	int32_t ma = sc->score[0][0], mi = n > 1 ? sc->score[0][1] : 0;
+	while (k < n && sc->score[k][k] == ma)
+		k++;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			if (sc->score[i][j] != (i == j && i < k ? ma : mi))
+				return 0;
+	if (mi > 0)
+		return 0;
+	*match = ma, *mismatch = mi, *K = k;
+	return 1;
+}

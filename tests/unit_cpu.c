@@ -713,11 +713,8 @@ static void test_wfa(const scoring_case_t *c, int n_pairs, int64_t *found)
 {
 	enum { CAP = 1000 };
 	uint8_t *q = malloc(CAP), *r = malloc(CAP);
-	int mm = c->sc.n_codes > 1;
-	for (int i = 0; mm && i < c->sc.n_codes; i++)
-		for (int j = 0; j < c->sc.n_codes; j++)
-			if (c->sc.score[i][j] != (i == j && i < 4 ? c->sc.score[0][0] : c->sc.score[0][1]))
-				mm = 0;
+	int ma, mi, K;
+	const int mm = nw_scoring_mm(&c->sc, &ma, &mi, &K) && K == 4 && ma >= 0 && mi < ma;
 	nw_workspace_set_wfa(ws, 2);
 	for (int it = 0; q && r && it < n_pairs; it++) {
 		const int kind = it % 3 == 2 ? K_IUPAC : K_ACGT;

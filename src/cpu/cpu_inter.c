@@ -50,24 +50,6 @@ void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
 #define MM_Q_PAD 0x300
 #define MM_R_PAD 0x400
 
-/* 1 when sc scores match to equal codes below some K and mismatch (<= 0) to every other
- * pair; *match, *mismatch, *K then describe it. */
-static int mm_form(const nw_scoring_t *sc, int *match, int *mismatch, int *K)
-{
-	int n = sc->n_codes, k = 0;
-	int32_t ma = sc->score[0][0], mi = n > 1 ? sc->score[0][1] : 0;
-	while (k < n && sc->score[k][k] == ma)
-		k++;
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < n; j++)
-			if (sc->score[i][j] != (i == j && i < k ? ma : mi))
-				return 0;
-	if (mi > 0)
-		return 0;
-	*match = ma, *mismatch = mi, *K = k;
-	return 1;
-}
-
 /* The lowest value of a pass over rows x cols, less one substitution and one gap: cells
  * lie above the all-gap paths to them (0 when local; the query-prefix gap when the
  * reference prefix is free; that plus the reference-prefix gap otherwise). */
@@ -169,7 +151,7 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	plan->rest = malloc((size_t)(n > 0 ? n : 1) * sizeof *plan->rest);
 	if (!plan->rest)
 		return NW_ERR_MEMORY;
-	const int mm = mm_form(p->sc, &ma, &mi, &K);
+	const int mm = nw_scoring_mm(p->sc, &ma, &mi, &K);
 	const int paths = res != NULL; /* spans of any pairs: table form when not mm */
 	plan->paths = paths;
 	/* NWALIGN_CPU_INTER=0: no groups; 16: groups in 16-bit lanes only (tests, benchmarks) */
@@ -412,7 +394,7 @@ static int group_paths(nw_workspace_t *ws, const nw_align_params_t *p, int isa, 
 			   .X = (int16_t)sc->gap_extend, .track = DP_TRACK_NONE};
 	int ma = 0, mi = 0, kk = 0;
 	if (form == INTER_MM)
-		mm_form(sc, &ma, &mi, &kk);
+		nw_scoring_mm(sc, &ma, &mi, &kk);
 	ps.match = (int16_t)ma, ps.mismatch = (int16_t)mi;
 	for (int l = 0; l < used; l++) {
 		nw_result_t *x = &res[idx[l]];
@@ -502,7 +484,7 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 {
 	const nw_scoring_t *sc = p->sc;
 	int ma = 0, mi = 0, K = 0;
-	const int mm = mm_form(sc, &ma, &mi, &K);
+	const int mm = nw_scoring_mm(sc, &ma, &mi, &K);
 	int64_t maxq = 0, maxr = 0;
 	for (int l = 0; l < used; l++) {
 		maxq = qlen[l] > maxq ? qlen[l] : maxq;
@@ -648,7 +630,7 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 	const int lanes = plan->lanes, used = (int)(k1 - k0);
 	const int64_t *idx = plan->order + k0;
 	int ma, mi, K = 0;
-	const int form = mm_form(p->sc, &ma, &mi, &K) ? INTER_MM : INTER_TABLE;
+	const int form = nw_scoring_mm(p->sc, &ma, &mi, &K) ? INTER_MM : INTER_TABLE;
 	uint8_t *q[NW_INTER_MAX_LANES], *r[NW_INTER_MAX_LANES];
 	int64_t qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES], maxq, maxr;
 	if (unpack_group(ws, qb, rb, pairs, idx, used, q, qlen, r, rlen, &maxq, &maxr) < 0)

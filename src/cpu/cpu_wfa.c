@@ -67,27 +67,6 @@ static int64_t gcd64(int64_t a, int64_t b)
 	return a;
 }
 
-/* The match/mismatch form of sc: score[c][c] = match for c < K, every other pair
- * mismatch (<= 0 < match or = match 0). 0 when sc is not of that form. */
-static int mm_scoring(const nw_scoring_t *sc, int64_t *match, int64_t *mismatch, int *K)
-{
-	const int n = sc->n_codes;
-	if (n < 2)
-		return 0;
-	const int32_t ma = sc->score[0][0], mi = sc->score[0][1];
-	int k = 0;
-	while (k < n && sc->score[k][k] == ma)
-		k++;
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < n; j++)
-			if (sc->score[i][j] != (i == j && i < k ? ma : mi))
-				return 0;
-	if (ma < 0 || mi > 0 || mi >= ma)
-		return 0;
-	*match = ma, *mismatch = -mi, *K = k;
-	return 1;
-}
-
 /* The first column past j on diagonal k where a and b differ. a and b are the padded
  * copies: codes that match nothing differ in every byte from the other side's, and 8
  * bytes of unlike sentinels follow each end, so 8 bytes at a time stop at the end. */
@@ -220,11 +199,15 @@ static int wfa_run(nw_workspace_t *ws, const wfa_pen_t *pen, const uint8_t *a, i
 int nw_wfa_global_score(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_t *a, int64_t m,
 			const uint8_t *b, int64_t n, int64_t budget, int64_t *score)
 {
-	int64_t M, X;
+	int ma, mi;
 	wfa_pen_t pen;
+	/* match/mismatch scoring (N and the other codes past K match nothing), a match
+	 * worth at least 0 and more than a mismatch */
 	if (m < 1 || n < 1 || m >= (1 << 30) || n >= (1 << 30) || sc->gap_extend < 1 ||
-	    sc->gap_open < 0 || !mm_scoring(sc, &M, &X, &pen.K))
+	    sc->gap_open < 0 || sc->n_codes < 2 || !nw_scoring_mm(sc, &ma, &mi, &pen.K) ||
+	    ma < 0 || mi >= ma)
 		return 0;
+	const int64_t M = ma, X = -(int64_t)mi;
 	if (ws->wfa_mode == 2) /* tests: to the end */
 		budget = INT64_MAX / 4;
 	pen.px = 2 * (X + M), pen.po = 2 * (int64_t)sc->gap_open;
