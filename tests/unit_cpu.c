@@ -27,6 +27,7 @@
 
 #include "nwalign.h"
 #include "cpu_align.h"
+#include "cpu_isa.h"
 #include "dp_full.h"
 #include "testutil.h"
 
@@ -707,8 +708,9 @@ done:
 /* The global scores of the wavefront recurrence (cpu_wfa.c) against the oracle: n_pairs
  * pairs of 1..700 residues, near copies (0-12 % of substitutions, a third as many
  * insertions and deletions, some with one long deletion) and unrelated ones (to 250), ACGT and IUPAC (N and the ambiguity codes match
- * nothing, not even themselves), every attempt run to its end (mode 2). A scoring that is
- * not of the match/mismatch form is declined. */
+ * nothing, not even themselves), every attempt run to its end (mode 2), the steps in each
+ * instruction set in turn (the generic one: their scalar twin). A scoring that is not of
+ * the match/mismatch form is declined. */
 static void test_wfa(const scoring_case_t *c, int n_pairs, int64_t *found)
 {
 	enum { CAP = 1000 };
@@ -734,6 +736,9 @@ static void test_wfa(const scoring_case_t *c, int n_pairs, int64_t *found)
 		}
 		if (n < 1)
 			continue;
+		/* the wavefront steps in every instruction set the processor has, in turn */
+		const int isa = it % NW_ISA_COUNT;
+		nw_workspace_set_isa(ws, nw_cpu_isa_supported(isa) ? isa : -1);
 		int64_t s = 0;
 		const int ret = nw_wfa_global_score(ws, &c->sc, q, m, r, n, INT64_MAX / 4, &s);
 		if (!mm) {
@@ -753,6 +758,7 @@ static void test_wfa(const scoring_case_t *c, int n_pairs, int64_t *found)
 		*found += 1;
 	}
 	nw_workspace_set_wfa(ws, 1);
+	nw_workspace_set_isa(ws, -1);
 	free(q);
 	free(r);
 }

@@ -29,9 +29,11 @@
 #include <string.h>
 
 #include "cpu_align.h"
+#include "cpu_isa.h"
 
 #define WF_NONE (INT32_MIN / 2) /* no cell reached: far below any column */
 #define WFA_MAX_W ((int64_t)1 << 16)
+#define WF_PAD 20 /* entries beyond +-W: a diagonal read beyond, a vector of 16 written */
 
 /* A wavefront's three components, indexed by diagonal k + W (W: the widest the budget
  * allows); entries [ilo, ihi] hold a column or WF_NONE, the diagonals it reaches are
@@ -84,6 +86,40 @@ static inline int64_t extend(const uint8_t *a, const uint8_t *b, int64_t k, int6
 	}
 }
 
+/* One wavefront step (wfa_kernel.h): wm, wi, wd at diagonals lo + t, t in [0, count),
+ * from the sources xm (M of s - x), om (M of s - o - e), ei, ed (I and D of s - e), each
+ * pointer at diagonal lo; mk = m + lo. */
+typedef struct {
+	int32_t *wm, *wi, *wd;
+	const int32_t *xm, *om, *ei, *ed;
+	int32_t count, mk, n;
+} wf_step_t;
+
+#define SIMD_TEMPLATE "wfa_kernel.h"
+#define SIMD_ONLY_WIDE
+#include "simd_each.h"
+#undef SIMD_ONLY_WIDE
+#undef SIMD_TEMPLATE
+
+typedef void (*wf_step_fn)(const wf_step_t *);
+
+static wf_step_fn wf_step_for(const nw_workspace_t *ws)
+{
+	const int isa = ws->simd_off ? NW_ISA_GENERIC : ws->isa >= 0 ? ws->isa : (int)nw_cpu_isa();
+	switch (isa) {
+#ifdef NW_X86_ISAS
+	case NW_ISA_SSE41:
+		return wf_step_sse41_32;
+	case NW_ISA_AVX2:
+		return wf_step_avx2_32;
+	case NW_ISA_AVX512:
+		return wf_step_avx512_32;
+#endif
+	default:
+		return wf_step_generic_32;
+	}
+}
+
 /* The penalties in units of their common divisor g, and the codes that match (< K). */
 typedef struct {
 	int64_t px, po, pe, g;
@@ -108,7 +144,9 @@ static int wfa_run(nw_workspace_t *ws, const wfa_pen_t *pen, const uint8_t *a, i
 	int64_t W = m > n ? m : n;
 	W = wmax < (double)W ? (int64_t)wmax : W;
 	W = W < WFA_MAX_W ? W : WFA_MAX_W;
-	const size_t cap = (size_t)(2 * W + 5), arrays = (size_t)(ring + 1) * 3 * cap;
+	/* [k] for k in [-W - WF_PAD, W + WF_PAD]: the steps read a diagonal beyond each side
+	 * and write up to a vector past the last */
+	const size_t cap = (size_t)(2 * W + 2 * WF_PAD + 1), arrays = (size_t)(ring + 1) * 3 * cap;
 	const size_t bytes = (size_t)(ring + 1) * sizeof(wavefront_t) + arrays * sizeof(int32_t) +
 			     (size_t)(m + n + 32);
 	if (nw_ws_grow(&ws->wfa, &ws->wfa_cap, bytes) < 0)
@@ -123,17 +161,18 @@ static int wfa_run(nw_workspace_t *ws, const wfa_pen_t *pen, const uint8_t *a, i
 	memset(pa + m, 0xfd, 16);
 	memset(pb + n, 0xfc, 16);
 	for (int64_t r = 0; r <= ring; r++) { /* slot ring: the empty wavefront */
-		int32_t *base = cols + (size_t)r * 3 * cap + W + 2; /* [k] for k in [-W-2, W+2] */
+		int32_t *base = cols + (size_t)r * 3 * cap + W + WF_PAD;
 		wf[r] = (wavefront_t){.lo = 0, .hi = -1, .ilo = 0, .ihi = -1, .m = base,
 				      .i = base + cap, .d = base + 2 * cap};
 	}
-	wf_cover(none, -W - 2, W + 2);
+	wf_cover(none, -W - WF_PAD, W + WF_PAD);
 
 	const int64_t kend = n - m;
 	if (kend < -W || kend > W)
 		return 0;
 	int64_t work = 0;
 	wf[0].lo = wf[0].hi = 0;
+	const wf_step_fn step = wf_step_for(ws);
 	wf_cover(&wf[0], -1, 1);
 	wf[0].m[0] = (int32_t)extend(pa, pb, 0, 0);
 	for (int64_t s = 0;; s++) {
@@ -164,23 +203,12 @@ static int wfa_run(nw_workspace_t *ws, const wfa_pen_t *pen, const uint8_t *a, i
 			for (int t = 0; t < 3; t++)
 				if (src[t] != none)
 					wf_cover(src[t], lo - 1, hi + 1);
-			const int32_t *xm = sx->m, *om = so->m, *ei = se->i, *ed = se->d;
-			int32_t *wm = w->m, *wi = w->i, *wd = w->d;
-			for (int64_t k = lo; k <= hi; k++) {
-				/* a column j on diagonal k lies in the matrix when j <= n and
-				 * i = j - k <= m (the lower limits hold for every source) */
-				const int32_t jmax = (int32_t)(n < m + k ? n : m + k);
-				int32_t ins = (om[k - 1] > ei[k - 1] ? om[k - 1] : ei[k - 1]) + 1;
-				int32_t del = om[k + 1] > ed[k + 1] ? om[k + 1] : ed[k + 1];
-				int32_t sub = xm[k] + 1;
-				ins = ins <= jmax ? ins : WF_NONE;
-				del = del <= jmax ? del : WF_NONE;
-				sub = sub <= jmax ? sub : WF_NONE;
-				const int32_t best = sub > ins ? sub : ins;
-				wi[k] = ins;
-				wd[k] = del;
-				wm[k] = best > del ? best : del;
-			}
+			const wf_step_t st = {.wm = w->m + lo, .wi = w->i + lo, .wd = w->d + lo,
+					      .xm = sx->m + lo, .om = so->m + lo, .ei = se->i + lo,
+					      .ed = se->d + lo, .count = (int32_t)(hi - lo + 1),
+					      .mk = (int32_t)(m + lo), .n = (int32_t)n};
+			step(&st);
+			int32_t *wm = w->m;
 			for (int64_t k = lo; k <= hi; k++) /* then along the diagonals */
 				if (wm[k] >= 0) {
 					const int64_t from = wm[k];
