@@ -341,6 +341,17 @@ static int forward(const nw_align_params_t *p, const uint8_t *q, int64_t qlen,
 	return 0;
 }
 
+/* A start's sweep sw (its rows the reversed reference, its columns the reversed query)
+ * made ready: the transposed table sw->s points at, and the bounds of the rows and
+ * columns left. */
+static int start_sweep(nw_workspace_t *ws, const nw_scoring_t *sc, nw_sweep_t *sw)
+{
+	transpose(sc, ws->score_t);
+	sw->sq = nw_best_sums(ws, 0, sc, sw->a, sw->na, 0);
+	sw->sr = nw_best_sums(ws, 1, sc, sw->b, sw->nb, 1);
+	return sw->sq && sw->sr ? 0 : NW_ERR_MEMORY;
+}
+
 /* Reverse pass anchored at (qend, rend): reference along the outer loop so that it can
  * stop at the first reference span that reaches the score. */
 int nw_cpu_find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_t *r,
@@ -353,23 +364,22 @@ int nw_cpu_find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_
 	dp_hit_t hit;
 	if (!rr || !rq || nw_ws_rows(ws, res->qend) < 0)
 		return NW_ERR_MEMORY;
-	/* the pass pruned by the score it looks for (cpu_prune.c), reference along the rows */
-	transpose(sc, ws->score_t);
+	/* the pass pruned by the score it looks for (cpu_prune.c), reference along the rows;
+	 * its table and bounds are made only for a sweep (start_sweep) */
 	nw_sweep_t sw = {.a = rr, .b = rq, .na = res->rend, .nb = res->qend, .rows = res->rend,
 			 .s = (const int32_t (*)[NW_MAX_CODES])ws->score_t,
 			 .O = sc->gap_open, .X = sc->gap_extend, .top_open = sc->gap_open,
 			 .col0_open = sc->gap_open, .target = res->score,
-			 .stop = track == DP_TRACK_TARGET ? NW_SWEEP_TARGET : NW_SWEEP_TARGET_LASTCOL,
-			 .sq = nw_best_sums(ws, 0, sc, rr, res->rend, 0),
-			 .sr = nw_best_sums(ws, 1, sc, rq, res->qend, 1)};
-	if (!sw.sq || !sw.sr)
-		return NW_ERR_MEMORY;
+			 .stop = track == DP_TRACK_TARGET ? NW_SWEEP_TARGET : NW_SWEEP_TARGET_LASTCOL};
 	/* A long pair whose score is at least half the most its prefixes can score (similar
 	 * sequences) takes the vector sweep, whose live cells follow the divergence; others
 	 * the striped pass, then (values past 16 bits) the scalar sweep. */
-	const int64_t most = sw.sq[0] < sw.sr[0] ? sw.sq[0] : sw.sr[0];
-	const int swept = pruned_size(ws, res->rend, res->qend) && !ws->simd_off &&
-			  res->score > 0 && 2 * res->score >= most;
+	int swept = 0;
+	if (pruned_size(ws, res->rend, res->qend) && !ws->simd_off && res->score > 0) {
+		if (start_sweep(ws, sc, &sw) < 0)
+			return NW_ERR_MEMORY;
+		swept = 2 * res->score >= (sw.sq[0] < sw.sr[0] ? sw.sq[0] : sw.sr[0]);
+	}
 	if (swept && nw_sweep_fast(ws, &sw, ws->row[2], ws->row[3], &hit) < 0)
 		return NW_ERR_INTERNAL; /* never reached: the score is not this pair's */
 	ws->pruned_starts += swept;
@@ -378,6 +388,8 @@ int nw_cpu_find_start(const nw_align_params_t *p, const uint8_t *q, const uint8_
 	int ran = swept ? 1 : nw_striped_pass(ws, &st, &hit);
 	if (ran < 0)
 		return ran;
+	if (!ran && !sw.sq && start_sweep(ws, sc, &sw) < 0)
+		return NW_ERR_MEMORY;
 	if (!ran && nw_sweep(&sw, ws->row[2], ws->row[3], &hit) < 0)
 		return NW_ERR_INTERNAL; /* never reached: the score is not this pair's */
 	if (hit.row < 0)

@@ -370,6 +370,18 @@ int nw_pruned_score(nw_workspace_t *ws, const nw_scoring_t *sc, int semiglobal,
 	const int64_t O = sc->gap_open, X = sc->gap_extend;
 	if (m < 1 || n < 1 || X < 1)
 		return 0;
+	if (!semiglobal && ws->wfa_mode) { /* global: wavefronts first (cpu_wfa.c) */
+		int64_t s;
+		const int ret = nw_wfa_global_score(ws, sc, q, m, r, n,
+						    (int64_t)((double)m * (double)n / NW_WFA_SHARE), &s);
+		if (ret < 0)
+			return ret;
+		if (ret) { /* exact; below a need, need - 1 as the sweeps would give */
+			*score = need > NW_NEG_INF && s < need ? need - 1 : s;
+			*rend = n;
+			return 1;
+		}
+	}
 	if (nw_ws_rows(ws, n) < 0)
 		return NW_ERR_MEMORY;
 	const int64_t *sq = nw_best_sums(ws, 0, sc, q, m, 1), *sr = nw_best_sums(ws, 1, sc, r, n, 0);
@@ -393,18 +405,6 @@ int nw_pruned_score(nw_workspace_t *ws, const nw_scoring_t *sc, int semiglobal,
 	if (!ws->simd_off && !sweep_fits(&probe))
 		return 0; /* values past the vector sweep's lanes: its scalar twin would be slower
 			   * than the full striped pass */
-	if (!semiglobal && ws->wfa_mode) { /* global: wavefronts first (cpu_wfa.c) */
-		int64_t s;
-		const int ret = nw_wfa_global_score(ws, sc, q, m, r, n,
-						    (int64_t)((double)m * (double)n / NW_WFA_SHARE), &s);
-		if (ret < 0)
-			return ret;
-		if (ret) { /* exact; below a need, need - 1 as the sweeps would give */
-			*score = need > NW_NEG_INF && s < need ? need - 1 : s;
-			*rend = n;
-			return 1;
-		}
-	}
 	if (need > NW_NEG_INF && need > most) { /* out of reach: any score below need */
 		*score = need - 1;
 		*rend = n;

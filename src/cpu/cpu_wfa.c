@@ -240,7 +240,7 @@ int nw_wfa_global_score(nw_workspace_t *ws, const nw_scoring_t *sc, const uint8_
 		budget = INT64_MAX / 4;
 	pen.px = 2 * (X + M), pen.po = 2 * (int64_t)sc->gap_open;
 	pen.pe = 2 * (int64_t)sc->gap_extend + M;
-	pen.g = gcd64(gcd64(pen.px, pen.po ? pen.po : pen.px), pen.pe);
+	pen.g = gcd64(gcd64(pen.px, pen.po), pen.pe); /* gcd(x, 0) = x */
 	pen.px /= pen.g, pen.po /= pen.g, pen.pe /= pen.g;
 	const int64_t longest = m > n ? m : n, shorter = m < n ? m : n;
 	int64_t units;
