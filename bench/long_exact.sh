@@ -50,8 +50,9 @@
 #
 # The floor (with -b gpu): bench/cuda_open.c (a process that opens the GPU and exits),
 # built with nvcc when it is on PATH (CUDA_OPEN names a built one instead), and nwalign on
-# the 8 bundled reads with --backend gpu, each timed RUNS times: what every command that uses the GPU
-# pays on this host, whatever it aligns (the report's last table; a peer pays it too).
+# the 8 bundled reads with --backend gpu, each timed RUNS times: what every command that
+# uses the GPU pays on this host, whatever it aligns (the report's last table; a peer
+# pays it too).
 #
 # Usage: bench/long_exact.sh [-d DATA] [-n RUNS] [-o OUTDIR] [-c PAIRS] [-b BACKEND]
 #                            [-w WORKLOADS]

@@ -707,10 +707,10 @@ done:
 
 /* The global scores of the wavefront recurrence (cpu_wfa.c) against the oracle: n_pairs
  * pairs of 1..700 residues, near copies (0-12 % of substitutions, a third as many
- * insertions and deletions, some with one long deletion) and unrelated ones (to 250), ACGT and IUPAC (N and the ambiguity codes match
- * nothing, not even themselves), every attempt run to its end (mode 2), the steps in each
- * instruction set in turn (the generic one: their scalar twin). A scoring that is not of
- * the match/mismatch form is declined. */
+ * insertions and deletions, some with one long deletion) and unrelated ones (to 250),
+ * ACGT and IUPAC (N and the ambiguity codes match nothing, not even themselves), every
+ * attempt run to its end (mode 2), the steps in each instruction set in turn (the generic
+ * one: their scalar twin). A scoring that is not of the match/mismatch form is declined. */
 static void test_wfa(const scoring_case_t *c, int n_pairs, int64_t *found)
 {
 	enum { CAP = 1000 };
