@@ -405,6 +405,10 @@ int main(int argc, char **argv)
 	}
 	char *cl = join_args(argc, argv);
 	opt.command_line = cl ? cl : "nwalign";
+	/* the process ends after the run: an opened GPU is released after it returns
+	 * (process_exit.c), unless NWALIGN_WAIT_RELEASE asks to wait for it */
+	const char *wait_release = getenv("NWALIGN_WAIT_RELEASE");
+	opt.leave_device = !(wait_release && *wait_release && strcmp(wait_release, "0") != 0);
 	catch_stop_signals();
 	int ret = nw_run(&opt, err, sizeof err);
 	free(cl);
@@ -415,6 +419,8 @@ int main(int argc, char **argv)
 				 ? 128 + nw_stop_requested() /* the shell's convention for a signal */
 				 : ret == NW_ERR_USAGE ? 1 : 2;
 	}
+	if (nw_device_left_open())
+		nw_exit_leaving_device(status);
 	if (nw_gpu_left_opening()) { /* not exit(): see nwalign.h */
 		if (fflush(NULL) != 0 && status == 0)
 			status = 2;

@@ -385,6 +385,8 @@ typedef struct {
 	double max_deficit;           /* gact: recompute paths short by more than this fraction
 				       * of |optimum|; negative: the default (NW_GACT_MAX_DEFICIT) */
 	const char *command_line;     /* for SAM @PG CL */
+	int leave_device;             /* the process ends when nw_run returns (the command line):
+				       * a GPU it opened is left as it is (nw_device_left_open) */
 } nw_opt_t;
 
 /* An integer option that was not given (a value no user can type in range). */
@@ -404,6 +406,15 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen);
  * output is flushed, since exit() would wait for the CUDA driver or tear it down under
  * that thread. */
 int nw_gpu_left_opening(void);
+/* 1 when a run with opt->leave_device ended with the GPU open and its memory held: the
+ * process should end through nw_exit_leaving_device (process_exit.c), which returns to
+ * the caller before the driver releases the device. */
+int nw_device_left_open(void);
+/* End the process with status once stdout and stderr are flushed; the device's file
+ * descriptors go to a helper process that ends when this one has, so the driver's release
+ * of the device (0.1-0.2 s on an H100 or H200 host) no longer delays the caller. Does not
+ * return. */
+void nw_exit_leaving_device(int status) __attribute__((noreturn));
 /* Ask a running nw_run to stop (async-signal-safe: a signal handler may call it, with the
  * signal's number). It returns NW_ERR_INTERRUPTED soon after, the chunks already aligned
  * written in full and the output closed: every record in it whole. */

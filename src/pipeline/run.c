@@ -49,6 +49,14 @@ static int grow_need(int64_t **need, int64_t n)
 	return 0;
 }
 
+/* Set when a run left its GPU open for the process's end (opt->leave_device). */
+static int device_left_open;
+
+int nw_device_left_open(void)
+{
+	return device_left_open;
+}
+
 /* See pipeline.h: room for n pairs in every per-chunk array the run uses. */
 int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen)
 {
@@ -567,14 +575,28 @@ out:;
 	nw_batch_free(&sam_refs);
 	nw_reader_close(qr);
 	nw_reader_close(rr);
-	nw_gpu_opener_finish(&opener);
-	nw_lanes_close(&run.lanes);
-	if (run.gpu)
-		nw_gpu_close(run.gpu);
+	/* a command line that ends its process next leaves an opened GPU as it is: releasing
+	 * its memory and context would cost the process's end nothing less (the driver does
+	 * it as the device's descriptors close), and nw_exit_leaving_device does that after
+	 * the caller has its status */
+	if (opener.started) /* not joined: an error came first */
+		nw_gpu_opener_finish(&opener);
+	/* NW_EXIT_HELPER=1, a test hook: the same end without a GPU (tests/exit_helper.sh) */
+	const char *hook = getenv("NW_EXIT_HELPER");
+	const int leave = opt->leave_device && (run.gpu || opener.gpu || (hook && !strcmp(hook, "1")));
+	if (leave) {
+		device_left_open = 1;
+	} else {
+		nw_gpu_opener_finish(&opener);
+		nw_lanes_close(&run.lanes);
+		if (run.gpu)
+			nw_gpu_close(run.gpu);
+	}
 	for (int t = 0; t < run.n_cpu_ws; t++)
 		nw_workspace_free(run.cpu_ws[t]);
 	free(run.cpu_ws);
 	if (ret == 0)
-		nw_log_info("closed in %.3f s", nw_pl_now() - t_close);
+		nw_log_info("closed in %.3f s%s", nw_pl_now() - t_close,
+			    leave ? "; the GPU is released after the process ends" : "");
 	return ret;
 }

@@ -1,0 +1,108 @@
+#!/bin/sh
+# exit_helper.sh: the end of a command that used the GPU (src/process_exit.c): the process
+# ends once its output is complete, and a helper holding the device's descriptors ends
+# after it, so that the driver's release of the device does not delay the caller. Checked
+# everywhere through the hook NW_EXIT_HELPER=1 (the same end without a GPU) and, on a GPU
+# host, with the device itself (--backend gpu):
+#  - the output, the status and stderr equal a run's that waits for the release
+#    (NWALIGN_WAIT_RELEASE=1): a clean run with -v, an error found after the first records
+#    (status 2, one line), output through a pipe and through a command substitution (whose
+#    end of file comes only when every holder of stdout has closed it);
+#  - no process is left behind once the command has returned (the helper ends with it).
+set -u
+. "${top_srcdir:-.}/tests/testlib.sh"
+
+zip_set 3000 "$tmp/q.fa" "$tmp/r.fa"
+# the same queries, the last record's sequence malformed: an error after the first chunks
+cp "$tmp/q.fa" "$tmp/bad.fa"
+printf '>broken\nACGT!!ACGT\n' >>"$tmp/bad.fa"
+
+# left_behind MARK: 0 when no process's command line holds MARK within 5 s
+left_behind() {
+	i=0
+	while [ "$i" -lt 50 ]; do
+		found=0
+		for f in /proc/[0-9]*/cmdline; do
+			if tr '\0' ' ' <"$f" 2>/dev/null | grep -q -- "$1"; then
+				found=1
+				break
+			fi
+		done
+		[ "$found" -eq 0 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 0
+}
+
+# check NAME ENV... -- ARGS...: the run with the helper's end (ENV) against the same run
+# waiting for the release, output to a file, through a pipe and through $(...)
+check() {
+	name=$1
+	shift
+	envs=
+	while [ "$1" != "--" ]; do
+		envs="$envs $1"
+		shift
+	done
+	shift
+	NWALIGN_WAIT_RELEASE=1 "$NWALIGN" "$@" >"$tmp/want.out" 2>"$tmp/want.err"
+	want=$?
+	mark="$tmp/mark-$name"
+	ln -sf "$tmp/q.fa" "$mark.fa" 2>/dev/null
+	env $envs "$NWALIGN" "$@" >"$tmp/got.out" 2>"$tmp/got.err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$name: exit status $got, waiting for the release $want"
+	elif ! cmp -s "$tmp/want.out" "$tmp/got.out"; then
+		bad "$name: the output differs from the run that waits for the release"
+	elif ! cmp -s "$tmp/want.err" "$tmp/got.err" &&
+		[ "$(grep -v 'closed in\|wall s\|GCUPS\|gpu opened\|gpu kernels' "$tmp/want.err")" != \
+		  "$(grep -v 'closed in\|wall s\|GCUPS\|gpu opened\|gpu kernels' "$tmp/got.err")" ]; then
+		bad "$name: stderr differs: $(head -c 300 "$tmp/got.err")"
+	else
+		ok
+	fi
+	# a pipe, and a command substitution: both end (a watchdog fails a hang)
+	env $envs "$NWALIGN" "$@" 2>/dev/null | cat >"$tmp/pipe.out" &
+	p=$!
+	(sleep 60 && kill -9 "$p" 2>/dev/null) &
+	dog=$!
+	wait "$p"
+	kill "$dog" 2>/dev/null
+	wait "$dog" 2>/dev/null
+	if cmp -s "$tmp/want.out" "$tmp/pipe.out"; then ok; else bad "$name: the output through a pipe differs"; fi
+	sub=$(env $envs "$NWALIGN" "$@" 2>/dev/null; echo "status $?")
+	if [ "$(printf '%s\n' "$sub" | tail -n 1)" = "status $want" ] &&
+		[ "$(printf '%s\n' "$sub" | sed '$d' | cksum)" = "$(cksum <"$tmp/want.out")" ]; then
+		ok
+	else
+		bad "$name: the output or status through \$(...) differs"
+	fi
+	# nothing left running: the run's inputs name the mark
+	env $envs "$NWALIGN" -q "$mark.fa" -r "$tmp/r.fa" --pairs zip >/dev/null 2>&1
+	if left_behind "$mark"; then bad "$name: a process is still running 5 s after the command"; else ok; fi
+}
+
+Z="-q $tmp/q.fa -r $tmp/r.fa --pairs zip -m local -c -t 2"
+B="-q $tmp/bad.fa -r $tmp/r.fa --pairs zip -m local -t 2 --batch-size 500"
+# shellcheck disable=SC2086
+check hook NW_EXIT_HELPER=1 -- $Z -v --backend cpu
+# shellcheck disable=SC2086
+check hook-error NW_EXIT_HELPER=1 -- $B --backend cpu
+if "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" --backend gpu >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
+	check gpu NWALIGN_WAIT_RELEASE=0 -- $Z -v --backend gpu
+	# shellcheck disable=SC2086
+	check gpu-error NWALIGN_WAIT_RELEASE=0 -- $B --backend gpu
+	if "$NWALIGN" $Z --backend gpu -v 2>&1 >/dev/null | grep -q "the GPU is released after the process ends"; then
+		ok
+	else
+		bad "gpu: -v does not say that the GPU is released after the process ends"
+	fi
+else
+	echo "note: no GPU: the device's own end is not checked"
+fi
+
+echo "exit_helper: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
