@@ -38,3 +38,11 @@ void nw_log_info(const char *fmt, ...)
 	vlog(NW_LOG_INFO, "", fmt, ap);
 	va_end(ap);
 }
+
+void nw_log_debug(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vlog(NW_LOG_DEBUG, "", fmt, ap);
+	va_end(ap);
+}

@@ -429,6 +429,7 @@ extern int nw_log_level;
 void nw_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void nw_log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void nw_log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void nw_log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* -vv */
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,7 @@ left_behind() {
 	while [ "$i" -lt 50 ]; do
 		found=0
 		for f in /proc/[0-9]*/cmdline; do
-			if tr '\0' ' ' <"$f" 2>/dev/null | grep -q -- "$1"; then
+			if cat "$f" 2>/dev/null | tr '\0' ' ' | grep -q -- "$1"; then
 				found=1
 				break
 			fi

@@ -246,6 +246,10 @@ int nw_setup_backend(run_t *run, gpu_opener_t *o, const nw_batch_set_t *set,
 		     const nw_batch_t *rb, int whole, char *err, size_t errlen);
 /* An opener not joined (an error came first): wait for it and close what it opened. */
 void nw_gpu_opener_finish(gpu_opener_t *o);
+/* Whether the options let the CPU engine take the first pairs while the GPU opens
+ * (--backend auto in a CUDA build, NWALIGN_AUTO_CPU_S not 0, not --top nor --strand
+ * both); the run does so when the GPU is still opening once the first set is packed. */
+int nw_may_share_while_opening(const nw_opt_t *opt);
 /* With the GPU still opening (run->opening, which nw_setup_backend sets with --backend
  * auto when the CPU engine can take the first pairs in short slices): once its opener is
  * done (wait: waiting for it), the GPU becomes the run's engine, as nw_setup_backend would

@@ -131,6 +131,8 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 	nw_batch_set_t *s = nw_feeder_first(fd, nq, err, errlen);
 	for (; s && s->q.n > 0; t = nw_pl_now(), s = nw_feeder_next(fd, err, errlen)) {
 		run->stage_s[STAGE_READ] += nw_pl_now() - t;
+		nw_log_debug("at %.3f s: a set of %lld queries in hand (waited %.3f s for it)",
+			     nw_pl_now() - run->t0, (long long)s->q.n, nw_pl_now() - t);
 		const nw_batch_t *rb = all_refs ? all_refs : &s->r;
 		uint32_t n_q = (uint32_t)s->q.n;
 		for (uint32_t q0 = 0; q0 < n_q;) {
@@ -152,6 +154,8 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 				return ret;
 			q0 += span;
 		}
+		nw_log_debug("at %.3f s: the set aligned, its records queued for writing",
+			     nw_pl_now() - run->t0);
 		/* the next read refills the set before this one: its chunks must be written */
 		if ((ret = wait_writes_but_last(run, err, errlen)) < 0)
 			return ret;
@@ -330,16 +334,18 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	/* every query set is held whole, with its tops, across the partitions */
 	if (partitioned && q_batch > NW_PARTS_KEPT_MAX / opt->top)
 		q_batch = NW_PARTS_KEPT_MAX / opt->top > 0 ? NW_PARTS_KEPT_MAX / opt->top : 1;
-	/* a small first set for the CPU engine for certain (asked for, or no CUDA in this
-	 * build), but full sets when each set reads the references again */
+	/* a small first set for the CPU engine (asked for, no CUDA in this build, or while
+	 * the GPU opens), but full sets when each set reads the references again */
 	const int64_t first = partitioned ? q_batch
 					  : nw_first_set_records(q_batch, opt->backend == NW_BACKEND_CPU ||
-									      !nw_gpu_built());
+									      !nw_gpu_built() ||
+									      nw_may_share_while_opening(opt));
 	if ((nq = nw_reader_fill(qr, first, opt->batch_residues, err, errlen)) < 0 ||
 	    (rr && zip && (nr = nw_reader_fill(rr, nq, UINT64_MAX, err, errlen)) < 0)) {
 		ret = (int)(nq < 0 ? nq : nr);
 		goto out;
 	}
+	nw_log_debug("at %.3f s: the first %lld queries read", nw_pl_now() - run.t0, (long long)nq);
 	if ((ret = nw_choose_alphabet(&run, qr, rr, db.alphabet, err, errlen)) < 0 ||
 	    (ret = nw_setup_scoring(&run, err, errlen)) < 0)
 		goto out;
@@ -383,9 +389,11 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		goto out;
 	}
 	run.stage_s[STAGE_READ] += nw_pl_now() - t_first;
+	nw_log_debug("at %.3f s: the first set packed", nw_pl_now() - run.t0);
 	if ((ret = nw_setup_backend(&run, &opener, &feeder.set[0], zip ? NULL : &rb, whole, err,
 				    errlen)) < 0)
 		goto out;
+	nw_log_debug("at %.3f s: the engine chosen", nw_pl_now() - run.t0);
 	if (run.small_on_cpu)
 		nw_log_info("a small run: the CPU engine aligns it (about %.3f s on %d thread%s%s) "
 			    "without waiting for the GPU to open", run.small_est_s, run.cpu_threads,
