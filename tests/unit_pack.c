@@ -201,21 +201,22 @@ static void test_pack(void)
 	nw_batch_free(&b);
 }
 
-/* 2-bit text: every byte value at every place of a 16-character step and of the tail,
+/* 2-bit text: every byte value at every place of a 16-character step, of the 32- and
+ * 64-character steps of the instruction set in use (NWALIGN_CPU_ISA), and of the tail,
  * behind 0..3 residues already in the first byte; and a batch pushed from it equals one
  * pushed from its codes. */
 static void test_pack2(void)
 {
 	uint64_t rng = 0x2545f4914f6cdd1dULL;
-	static char text[64];
-	static uint8_t dst[32], codes[128];
+	static char text[256];
+	static uint8_t dst[80], codes[128];
 	int c, bad = 0;
 
 	for (c = 0; c < 256; c++) {
 		int code = nw_encode_char(NW_ALPHA_DNA, c);
 		int ok = code >= 0 && code < 4 && c != 'U' && c != 'u';
 		for (unsigned pos = 0; pos < 4; pos++)
-			for (unsigned n = 1; n <= 40; n++) {
+			for (unsigned n = 1; n <= 200; n += n < 40 ? 1 : 7) {
 				unsigned at = (unsigned)(tu_rand(&rng) % n), k;
 				for (k = 0; k < n; k++)
 					text[k] = "ACGTacgt"[tu_rand(&rng) % 8];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_isa.h"
 #include "nwalign.h"
 
 /* Stamps are never reused, across batches and threads. */
@@ -367,6 +368,65 @@ static inline uint32_t acgt16(const unsigned char *s, nw_u8x16 *ok)
 }
 #endif
 
+#if NW_VEC && (defined(__x86_64__) || defined(__i386__))
+/* The same steps on W characters at once (W = 32: AVX2, W = 64: AVX-512BW), one function
+ * per width from this one definition: every 8 characters (a 64-bit lane) become 16 bits as
+ * in acgt16, and the lanes' low 16 bits are narrowed into the W / 4 bytes out; the last
+ * step is padded as below. 0, or -1 when a character is not A, C, G or T. */
+#define NW_ACGT_WIDE(NAME, W, TARGET)                                                     \
+	typedef uint8_t NAME##_u8 __attribute__((vector_size(W)));                            \
+	typedef uint64_t NAME##_u64 __attribute__((vector_size(W)));                          \
+	typedef uint16_t NAME##_u16 __attribute__((vector_size(W / 4)));                      \
+	__attribute__((target(TARGET))) static inline NAME##_u16 NAME##_step(                \
+		const unsigned char *s, NAME##_u8 *ok)                                        \
+	{                                                                                     \
+		NAME##_u8 x, up;                                                              \
+		memcpy(&x, s, W);                                                             \
+		up = x & 0xDF;                                                                \
+		*ok &= (NAME##_u8)((up == 'A') | (up == 'C') | (up == 'G') | (up == 'T'));    \
+		NAME##_u64 c = (NAME##_u64)x;                                                 \
+		c = ((c >> 1) & 0x0303030303030303ull) ^ ((c >> 2) & 0x0101010101010101ull);   \
+		c = (c | c >> 6) & 0x000F000F000F000Full;                                      \
+		c = (c | c >> 12) & 0x000000FF000000FFull;                                     \
+		c = (c | c >> 24) & 0xFFFF;                                                    \
+		return __builtin_convertvector(c, NAME##_u16);                                 \
+	}                                                                                     \
+	__attribute__((target(TARGET))) static int NAME(uint8_t *p, const unsigned char *s,   \
+							  size_t n)                           \
+	{                                                                                     \
+		NAME##_u8 ok = ~(NAME##_u8){0};                                               \
+		NAME##_u16 out;                                                               \
+		size_t i = 0;                                                                 \
+		for (; n - i >= W; i += W, p += W / 4) {                                      \
+			out = NAME##_step(s + i, &ok);                                        \
+			memcpy(p, &out, W / 4); /* little-endian: residue j at bits 2j */      \
+		}                                                                             \
+		if (i < n) { /* padded with A (code 0: the unused bits are 0) */              \
+			unsigned char tail[W];                                                \
+			memset(tail, 'A', W);                                                 \
+			memcpy(tail, s + i, n - i);                                           \
+			out = NAME##_step(tail, &ok);                                         \
+			memcpy(p, &out, (n - i + 3) / 4);                                     \
+		}                                                                             \
+		const NAME##_u64 all = (NAME##_u64)ok;                                        \
+		uint64_t every = ~0ull;                                                       \
+		for (int k = 0; k < W / 8; k++)                                               \
+			every &= all[k];                                                      \
+		return every == ~0ull ? 0 : -1;                                               \
+	}
+NW_ACGT_WIDE(acgt_avx2, 32, "avx2")
+NW_ACGT_WIDE(acgt_avx512, 64, "avx512bw")
+#undef NW_ACGT_WIDE
+
+/* The widest step the CPU engine's instruction set allows (cpu_isa.h: NWALIGN_CPU_ISA
+ * chooses it too, so the tests run each), or NULL for the 16-character steps. */
+static int (*acgt_wide(void))(uint8_t *, const unsigned char *, size_t)
+{
+	const nw_isa_t isa = nw_cpu_isa();
+	return isa == NW_ISA_AVX512 ? acgt_avx512 : isa == NW_ISA_AVX2 ? acgt_avx2 : NULL;
+}
+#endif
+
 int nw_pack2_text(uint8_t *dst, uint64_t pos, const char *text, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)text;
@@ -387,6 +447,11 @@ int nw_pack2_text(uint8_t *dst, uint64_t pos, const char *text, size_t n)
 			return 0;
 		p++;
 	}
+#if NW_VEC && (defined(__x86_64__) || defined(__i386__))
+	int (*wide)(uint8_t *, const unsigned char *, size_t) = acgt_wide();
+	if (wide && n - i >= 32)
+		return wide(p, s + i, n - i);
+#endif
 #if NW_VEC
 	/* Sixteen characters a step, four bytes out; the last step pads the text with A
 	 * (code 0, so the unused bits are 0) and writes only the bytes it fills. */
@@ -432,6 +497,11 @@ int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, 
 		return NW_ERR_MEMORY;
 	/* Word w is bytes 4w..4w+3, low byte first; the bytes past the last are 0. */
 	out = b->words + b->n_words;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	(void)w; /* the words' bytes are the packed bytes, in order */
+	memcpy(out, packed, nbytes);
+	memset((uint8_t *)out + nbytes, 0, 4 * nw - nbytes);
+#else
 	for (w = 0; w < nbytes / 4; w++, packed += 4)
 		out[w] = (uint32_t)packed[0] | (uint32_t)packed[1] << 8 | (uint32_t)packed[2] << 16 |
 			 (uint32_t)packed[3] << 24;
@@ -441,6 +511,7 @@ int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, 
 			word |= (uint32_t)packed[j] << (8 * j);
 		out[w] = word;
 	}
+#endif
 	return append_seq(b, name, len, 2, nw, qual);
 }
 

@@ -14,11 +14,13 @@
  * drops them. An error is sticky: every later call returns it again.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <htslib/bgzf.h>
 
@@ -37,7 +39,8 @@ typedef struct {
 } nw_rec_t;
 
 struct nw_reader_s {
-	BGZF *fp;
+	BGZF *fp;              /* compressed input, and stdin */
+	int fd;                /* an uncompressed regular file, read directly (-1: fp) */
 	char *path;
 	char *buf;             /* decoded input read ahead: [buf_pos, buf_end) is not parsed yet */
 	size_t buf_pos, buf_end, buf_cap;
@@ -136,9 +139,12 @@ static int grow_text(nw_reader_t *r, uint64_t extra)
  * that a block fits behind the partial line moved to the front, and small enough to stay
  * in cache. */
 #define NW_BUF_MIN ((size_t)128 << 10)
+/* The first size of the buffer of a file read directly (refill). */
+#define NW_BUF_PLAIN ((size_t)1 << 20)
 
 /* Append decoded input behind the unparsed bytes, which are the start of one line (the
- * caller found no newline in them). The input is decoded one block at a time and a block
+ * caller found no newline in them); a file read directly (r->fd) fills the rest of the
+ * buffer. Compressed input is decoded one block at a time and a block
  * is taken only once the previous one is used up: when a block is corrupt, the lines of
  * all the blocks before it have been parsed, as with a line-by-line read, and the error
  * names the same line. Returns 0 (r->eof set at the end of the input), NW_ERR_IO or
@@ -163,6 +169,16 @@ static int refill(nw_reader_t *r)
 			return NW_ERR_MEMORY;
 		r->buf = p;
 		r->buf_cap *= 2;
+	}
+	if (r->fd >= 0) { /* straight into the buffer: no decoded block to copy from */
+		do
+			n = read(r->fd, r->buf + r->buf_end, r->buf_cap - r->buf_end);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return NW_ERR_IO;
+		r->eof = n == 0;
+		r->buf_end += (size_t)n;
+		return 0;
 	}
 	/* Decode the next block when the current one is used up (bgzf_read leaves offset
 	 * and length at 0 then); length 0 after that is the end of the input. */
@@ -575,6 +591,20 @@ nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen)
 		free(r);
 		return NULL;
 	}
+	/* An uncompressed regular file is read with read(2) straight into the buffer, in
+	 * larger pieces: through htslib every byte would be copied once more, from its
+	 * decoded blocks of 64 KiB. Compressed files, stdin and pipes stay with htslib. */
+	r->fd = -1;
+	char *big;
+	if (!r->fp->is_compressed && strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+	    S_ISREG(st.st_mode) && (big = realloc(r->buf, NW_BUF_PLAIN)) != NULL) {
+		r->buf = big;
+		r->buf_cap = NW_BUF_PLAIN;
+		if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+			bgzf_close(r->fp);
+			r->fp = NULL;
+		}
+	}
 	return r;
 }
 
@@ -760,6 +790,8 @@ void nw_reader_close(nw_reader_t *r)
 		return;
 	if (r->fp)
 		bgzf_close(r->fp);
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r->buf);
 	free(r->pend);
 	free(r->text);
