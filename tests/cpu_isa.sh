@@ -5,7 +5,7 @@
 # and the full-matrix oracle): scores, coordinates and CIGARs, on the bundled reads, on the
 # bundled globins all against all, and, when the shared data folder is there, on real
 # proteins (mm_query50 x mm_db2k samples, BLOSUM62). -v must name the set that ran, and an
-# unknown name must be refused.
+# unknown name must be refused. unit_pack passes under each set (the reader's packing).
 set -u
 . "${top_srcdir:-.}/tests/testlib.sh"
 
@@ -103,6 +103,16 @@ elif [ "$(wc -l <"$tmp/e")" -ne 1 ] || ! grep -q "NWALIGN_CPU_ISA=avx9" "$tmp/e"
 else
 	ok
 fi
+
+# the reader's 2-bit packing takes the set's widest steps (src/io/pack.c): unit_pack's
+# checks under each
+for isa in $isas; do
+	if NWALIGN_CPU_ISA=$isa "${top_builddir:-.}/tests/unit_pack" >"$tmp/pack.log" 2>&1; then
+		ok
+	else
+		bad "unit_pack under NWALIGN_CPU_ISA=$isa: $(grep -v passed "$tmp/pack.log" | head -n 3)"
+	fi
+done
 
 echo "cpu_isa: sets run:$isas; $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
