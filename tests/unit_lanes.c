@@ -131,7 +131,16 @@ static int fake_preload(nw_gpu_t *g, const nw_batch_t *b, char *err, size_t errl
 	return preload_ret;
 }
 
-/* lanes with stand-in engines: non-NULL, so that none is opened, never dereferenced */
+/* The stand-in for nw_gpu_set_peer: the stand-in engines have no fields to set. */
+static int peers_set;
+static void fake_set_peer(nw_gpu_t *g, const nw_gpu_t *peer)
+{
+	(void)g, (void)peer;
+	__atomic_add_fetch(&peers_set, 1, __ATOMIC_RELAXED);
+}
+
+/* lanes with stand-in engines: non-NULL, so that none is opened, never dereferenced (the
+ * preload and the peer are stand-ins too: a CUDA build's would write into the engine) */
 static void fake_lanes(nw_lanes_t *l, int n, int64_t min_pairs)
 {
 	static char dummy[NW_LANES_MAX];
@@ -141,6 +150,8 @@ static void fake_lanes(nw_lanes_t *l, int n, int64_t min_pairs)
 	l->n = n;
 	l->min_pairs = min_pairs;
 	l->preload = fake_preload;
+	l->set_peer = fake_set_peer;
+	peers_set = 0;
 	preloads = preload_ret = 0;
 	preloaded = NULL;
 }
@@ -226,7 +237,8 @@ static void test_calls(void)
 	fake_lanes(&l, 4, 100);
 	seen_reset();
 	CHECK(nw_lanes_call(&l, fake_align, &p, &q, &r, pairs, n, got, err, sizeof err) == 0 &&
-	      calls == 4 && preloads == 1 && preloaded == &r, "every reference: preloaded once, 4 lanes");
+	      calls == 4 && preloads == 1 && preloaded == &r && peers_set == 3,
+	      "every reference: preloaded once, 4 lanes, lanes 1-3 reading lane 0's copy");
 	same_results(want, got, n, "every reference, preloaded");
 	const uint64_t ref_bytes = r.total_residues + 4 * r.n_words + 24 * (uint64_t)r.n;
 	const uint64_t devs[] = {4 * ref_bytes * 5 / 2, 4 * ref_bytes * 3 / 2, 1, 0};

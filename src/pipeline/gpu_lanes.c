@@ -51,6 +51,7 @@ void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
 		l->n = 1;
 	l->device_bytes = g0 ? nw_gpu_memory_total(g0) : 0;
 	l->preload = nw_gpu_preload;
+	l->set_peer = nw_gpu_set_peer;
 	if (l->n > NW_LANES_MAX)
 		l->n = NW_LANES_MAX;
 }
@@ -98,7 +99,7 @@ static void *lane_main(void *arg)
 		return NULL;
 	}
 	if (j->k > 0) /* the references lane 0's engine preloaded */
-		nw_gpu_set_peer(*g, j->l->g[0]);
+		j->l->set_peer(*g, j->l->g[0]);
 	int64_t q0, q1, r0, r1;
 	side_range(j->pairs, j->n, 0, &q0, &q1);
 	side_range(j->pairs, j->n, 1, &r0, &r1);

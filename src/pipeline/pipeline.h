@@ -52,6 +52,8 @@ typedef struct {
 	int64_t ranged_calls;      /* --top calls whose references went in ranges (for -v) */
 	/* nw_gpu_preload (gpu.h): the references every lane reads, uploaded once */
 	int (*preload)(nw_gpu_t *g, const nw_batch_t *b, char *err, size_t errlen);
+	/* nw_gpu_set_peer (gpu.h): a lane's engine reads lane 0's preloaded references */
+	void (*set_peer)(nw_gpu_t *g, const nw_gpu_t *peer);
 } nw_lanes_t;
 /* nw_gpu_align and nw_gpu_paths (gpu.h) have this shape. */
 typedef int (*nw_gpu_call_fn)(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
