@@ -466,7 +466,12 @@ static int unpack_group(nw_workspace_t *ws, const nw_batch_t *qb, const nw_batch
 	for (int l = 0; l < used; l++) {
 		q[l] = ws->inter_seq + stride * l;
 		r[l] = q[l] + *maxq;
-		nw_batch_unpack(qb, pairs[idx[l]].q, q[l]);
+		/* the lanes of a profile group share their query: unpacked once, read by all
+		 * (the lanes' sequences are only read) */
+		if (l > 0 && pairs[idx[l]].q == pairs[idx[0]].q)
+			q[l] = q[0];
+		else
+			nw_batch_unpack(qb, pairs[idx[l]].q, q[l]);
 		nw_batch_unpack(rb, pairs[idx[l]].r, r[l]);
 	}
 	return 0;
