@@ -499,8 +499,10 @@ int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, 
 	out = b->words + b->n_words;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	(void)w; /* the words' bytes are the packed bytes, in order */
-	memcpy(out, packed, nbytes);
-	memset((uint8_t *)out + nbytes, 0, 4 * nw - nbytes);
+	if (nw > 0) { /* (an empty sequence may have no words at all) */
+		memcpy(out, packed, nbytes);
+		memset((uint8_t *)out + nbytes, 0, 4 * nw - nbytes);
+	}
 #else
 	for (w = 0; w < nbytes / 4; w++, packed += 4)
 		out[w] = (uint32_t)packed[0] | (uint32_t)packed[1] << 8 | (uint32_t)packed[2] << 16 |
