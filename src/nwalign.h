@@ -412,8 +412,7 @@ int nw_gpu_left_opening(void);
 int nw_device_left_open(void);
 /* End the process with status once stdout and stderr are flushed; the device's file
  * descriptors go to a helper process that ends when this one has, so the driver's release
- * of the device (0.1-0.2 s on an H100 or H200 host) no longer delays the caller. Does not
- * return. */
+ * of the device no longer delays the caller. Does not return. */
 void nw_exit_leaving_device(int status) __attribute__((noreturn));
 /* Ask a running nw_run to stop (async-signal-safe: a signal handler may call it, with the
  * signal's number). It returns NW_ERR_INTERRUPTED soon after, the chunks already aligned

@@ -1,8 +1,8 @@
 /* process_exit.c: the end of a command that used the GPU.
  *
  * When a process that opened the GPU ends, the driver releases its context and memory as
- * the process's device file descriptors close: 0.1-0.2 s on an H100 or H200 host, after
- * the output is complete, during which the caller (a shell, a workflow) still waits. Ending
+ * the process's device file descriptors close, after the output is complete, while the
+ * caller (a shell, a workflow) still waits. Ending
  * with _exit does not avoid it (the kernel closes the descriptors either way). So the
  * process starts a helper that shares its memory (clone with CLONE_VM: nothing is copied)
  * and has a copy of its descriptor table; the helper closes every descriptor but the

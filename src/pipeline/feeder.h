@@ -38,10 +38,8 @@ typedef struct {
 /* The first set's records at most when the CPU engine aligns it (the CPU engine for
  * certain, or --backend auto while the GPU opens, nw_may_share_while_opening): a small
  * first set starts the engine (and the write stage) while the next, larger, sets are read,
- * where one full set would be read alone: on an H200 host 1M zip pairs of 150 x 241 took
- * 0.44 s with a first set of 4,096 against 0.54 s with a full one (bench/RESULTS.md). A
- * run that waits for the GPU takes full sets from the start: small sets would only add
- * calls (0.62 s there). */
+ * where one full set would be read alone. A run that waits for the GPU takes full sets
+ * from the start: there small sets would only add calls. */
 #define NW_FIRST_SET_RECORDS 4096
 static inline int64_t nw_first_set_records(int64_t batch_records, int cpu_first)
 {

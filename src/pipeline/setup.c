@@ -325,16 +325,17 @@ static int take_gpu(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 	return 0;
 }
 
-/* Whether the CPU engine takes the first pairs while the GPU opens: --backend auto, the
- * small-run limit not 0 (NWALIGN_AUTO_CPU_S=0 keeps every pair for the GPU), the opener
- * still running, and a run whose stages all split by pairs (not --top, whose ranking runs
- * on the device a chunk at a time, nor --strand both). */
+/* See pipeline.h. */
 int nw_may_share_while_opening(const nw_opt_t *opt)
 {
 	return opt->backend == NW_BACKEND_AUTO && nw_gpu_built() && small_run_limit() > 0 &&
 	       opt->top == 0 && !opt->both_strands;
 }
 
+/* Whether the CPU engine takes the first pairs while the GPU opens: --backend auto, the
+ * small-run limit not 0 (NWALIGN_AUTO_CPU_S=0 keeps every pair for the GPU), the opener
+ * still running, and a run whose stages all split by pairs (not --top, whose ranking runs
+ * on the device a chunk at a time, nor --strand both). */
 static int share_while_opening(const run_t *run, const gpu_opener_t *o)
 {
 	return nw_may_share_while_opening(run->opt) &&
