@@ -346,33 +346,41 @@ typedef uint64_t nw_u64x2 __attribute__((vector_size(16)));
 #endif
 
 #if NW_VEC
-/* Sixteen characters as sixteen 2-bit codes in 32 bits, residue j at bits 2j; *ok keeps
- * 0xFF only in the bytes where every step had A, C, G or T (either case). The code is
- * bits 2..1 of the character with bit 1 flipped when bit 2 is set: A 0x41 -> 0,
- * C 0x43 -> 1, G 0x47 -> 11 -> 2, T 0x54 -> 10 -> 3; bit 5, the case bit, plays no part. */
+/* The characters of x (a vector of bytes, U8) as 2-bit codes: every 64-bit lane of c (a
+ * vector of U64) holds its 8 characters' codes in its low 16 bits, residue j at bits 2j;
+ * ok keeps 0xFF only in the bytes where every step had A, C, G or T (either case). The
+ * code is bits 2..1 of the character with bit 1 flipped when bit 2 is set: A 0x41 -> 0,
+ * C 0x43 -> 1, G 0x47 -> 11 -> 2, T 0x54 -> 10 -> 3; bit 5, the case bit, plays no part.
+ * One definition for the vectors of every width below. */
+#define NW_ACGT_CODES(U8, U64, x, ok, c)                                                   \
+	do {                                                                                 \
+		const U8 up_ = (x) & 0xDF;                                                   \
+		(ok) &= (U8)((up_ == 'A') | (up_ == 'C') | (up_ == 'G') | (up_ == 'T'));     \
+		/* the byte shifts of SWAR, then squeeze8's merging steps */                 \
+		(c) = (U64)(x);                                                              \
+		(c) = (((c) >> 1) & 0x0303030303030303ull) ^ (((c) >> 2) & 0x0101010101010101ull); \
+		(c) = ((c) | (c) >> 6) & 0x000F000F000F000Full;                              \
+		(c) = ((c) | (c) >> 12) & 0x000000FF000000FFull;                             \
+		(c) = ((c) | (c) >> 24) & 0xFFFF;                                            \
+	} while (0)
+
+/* Sixteen characters as sixteen 2-bit codes in 32 bits (NW_ACGT_CODES). */
 static inline uint32_t acgt16(const unsigned char *s, nw_u8x16 *ok)
 {
-	nw_u8x16 x, up;
+	nw_u8x16 x;
 	nw_u64x2 c;
 
 	memcpy(&x, s, 16);
-	up = x & 0xDF;
-	*ok &= (nw_u8x16)((up == 'A') | (up == 'C') | (up == 'G') | (up == 'T'));
-	/* 64-bit lanes: the byte shifts of SWAR, then squeeze8's merging steps */
-	c = (nw_u64x2)x;
-	c = ((c >> 1) & 0x0303030303030303ull) ^ ((c >> 2) & 0x0101010101010101ull);
-	c = (c | c >> 6) & 0x000F000F000F000Full;
-	c = (c | c >> 12) & 0x000000FF000000FFull;
-	c = (c | c >> 24) & 0xFFFF;
+	NW_ACGT_CODES(nw_u8x16, nw_u64x2, x, *ok, c);
 	return (uint32_t)c[0] | (uint32_t)c[1] << 16;
 }
 #endif
 
 #if NW_VEC && (defined(__x86_64__) || defined(__i386__))
 /* The same steps on W characters at once (W = 32: AVX2, W = 64: AVX-512BW), one function
- * per width from this one definition: every 8 characters (a 64-bit lane) become 16 bits as
- * in acgt16, and the lanes' low 16 bits are narrowed into the W / 4 bytes out; the last
- * step is padded as below. 0, or -1 when a character is not A, C, G or T. */
+ * per width from this one definition: the lanes' low 16 bits of NW_ACGT_CODES are narrowed
+ * into the W / 4 bytes out; the last step is padded as below. 0, or -1 when a character is
+ * not A, C, G or T. */
 #define NW_ACGT_WIDE(NAME, W, TARGET)                                                     \
 	typedef uint8_t NAME##_u8 __attribute__((vector_size(W)));                            \
 	typedef uint64_t NAME##_u64 __attribute__((vector_size(W)));                          \
@@ -380,15 +388,10 @@ static inline uint32_t acgt16(const unsigned char *s, nw_u8x16 *ok)
 	__attribute__((target(TARGET))) static inline NAME##_u16 NAME##_step(                \
 		const unsigned char *s, NAME##_u8 *ok)                                        \
 	{                                                                                     \
-		NAME##_u8 x, up;                                                              \
+		NAME##_u8 x;                                                                  \
+		NAME##_u64 c;                                                                 \
 		memcpy(&x, s, W);                                                             \
-		up = x & 0xDF;                                                                \
-		*ok &= (NAME##_u8)((up == 'A') | (up == 'C') | (up == 'G') | (up == 'T'));    \
-		NAME##_u64 c = (NAME##_u64)x;                                                 \
-		c = ((c >> 1) & 0x0303030303030303ull) ^ ((c >> 2) & 0x0101010101010101ull);   \
-		c = (c | c >> 6) & 0x000F000F000F000Full;                                      \
-		c = (c | c >> 12) & 0x000000FF000000FFull;                                     \
-		c = (c | c >> 24) & 0xFFFF;                                                    \
+		NW_ACGT_CODES(NAME##_u8, NAME##_u64, x, *ok, c);                              \
 		return __builtin_convertvector(c, NAME##_u16);                                 \
 	}                                                                                     \
 	__attribute__((target(TARGET))) static int NAME(uint8_t *p, const unsigned char *s,   \

@@ -567,7 +567,8 @@ nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen)
 	if (!path)
 		path = "-";
 	/* open(2) accepts a directory and fails only at the first read; say it up front. */
-	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	const int have_st = strcmp(path, "-") != 0 && stat(path, &st) == 0;
+	if (have_st && S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(EISDIR));
 		return NULL;
 	}
@@ -596,8 +597,8 @@ nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen)
 	 * decoded blocks of 64 KiB. Compressed files, stdin and pipes stay with htslib. */
 	r->fd = -1;
 	char *big;
-	if (!r->fp->is_compressed && strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
-	    S_ISREG(st.st_mode) && (big = realloc(r->buf, NW_BUF_PLAIN)) != NULL) {
+	if (!r->fp->is_compressed && have_st && S_ISREG(st.st_mode) &&
+	    (big = realloc(r->buf, NW_BUF_PLAIN)) != NULL) {
 		r->buf = big;
 		r->buf_cap = NW_BUF_PLAIN;
 		if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {

@@ -587,15 +587,13 @@ out:;
 	 * its memory and context would cost the process's end nothing less (the driver does
 	 * it as the device's descriptors close), and nw_exit_leaving_device does that after
 	 * the caller has its status */
-	if (opener.started) /* not joined: an error came first */
-		nw_gpu_opener_finish(&opener);
+	nw_gpu_opener_finish(&opener); /* an opener not joined: an error came first */
 	/* NW_EXIT_HELPER=1, a test hook: the same end without a GPU (tests/exit_helper.sh) */
 	const char *hook = getenv("NW_EXIT_HELPER");
-	const int leave = opt->leave_device && (run.gpu || opener.gpu || (hook && !strcmp(hook, "1")));
+	const int leave = opt->leave_device && (run.gpu || (hook && !strcmp(hook, "1")));
 	if (leave) {
 		device_left_open = 1;
 	} else {
-		nw_gpu_opener_finish(&opener);
 		nw_lanes_close(&run.lanes);
 		if (run.gpu)
 			nw_gpu_close(run.gpu);
