@@ -134,6 +134,7 @@ static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *
 		p.fast_t1 = t1;
 		p.kind = ps.kind;
 		p.live = ps.live;
+		p.best = ps.best;
 		p.O = sc->gap_open;
 		p.E = sc->gap_extend;
 		p.G = l.G;
@@ -186,7 +187,7 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	if (pl.slices.size() < ranges.size()) pl.slices.resize(ranges.size());
 	/* plan every slice but the first on a thread of its own (or here, where none starts) */
 	std::vector<std::thread> planners;
-	if (ranges.size() > 1) nw_plan_warm(g, nw_kclass(ps.kind, ps.live), sc);
+	if (ranges.size() > 1) nw_plan_warm(g, nw_kclass(ps.kind, ps.live, ps.best), sc);
 	for (size_t k = 1; k < ranges.size(); k++) {
 		nw_slice_plan_t *sp = &pl.slices[k];
 		const int32_t *a = order->data() + ranges[k].first;
@@ -411,6 +412,7 @@ int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, co
 	nw_plan_t &pl = g->plan;
 	fw.kind = fkind;
 	fw.live = nw_fwd_live(p);
+	fw.best = info->best && fkind == NW_DP_LOCAL;
 	NW_TRY(nw_pass_reserve(g, fw, n));
 	pl.fw_of.resize((size_t)n);
 	pl.empties.clear();
@@ -472,6 +474,7 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	const char *et = getenv("NW_GPU_TIMING");
 	nw_fwd_info info;
 	info.timing = et && *et == '1';
+	info.best = false;
 	NW_TRY(nw_forward(g, p, qb, rb, pairs, n, res, &info));
 	const nw_scoring_t *sc = p->sc;
 	const uint8_t *qc = info.qc, *rc = info.rc;
@@ -480,6 +483,7 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	nw_plan_t &pl = g->plan;
 	rv.kind = fkind == NW_DP_LOCAL ? NW_DP_REV_LOCAL : NW_DP_REV_SEMI;
 	rv.live = 0;
+	rv.best = 0;
 	pl.rv_of.assign((size_t)n, -1);
 	const int64_t *fw_of = pl.fw_of.data();
 	int64_t *rv_of = pl.rv_of.data();

@@ -76,11 +76,17 @@ static int nw_occ_one(nw_gpu_t *g, int G, int ncodes)
 	return per_sm * (NW_BK_THREADS / 32); /* 0: the shape cannot run */
 }
 
+/* The class that runs NW_KC_BEST for scorer SC: score-only instances exist for the profile
+ * (database search, where --top ranks millions of pairs); the other scorers run the full
+ * local class, whose scores are the same. */
+#define NW_KC_BEST_OF(SC) ((SC::PROFILE) ? NW_KC_BEST : NW_KC_LOCAL)
+
 template <class SC, int R>
 static int nw_launch_kc(nw_gpu_t *g, nw_bparams_t *p, int si)
 {
-	switch (nw_kclass(p->kind, p->live)) {
+	switch (nw_kclass(p->kind, p->live, p->best)) {
 	case NW_KC_LOCAL: return nw_launch_one<SC, R, NW_KC_LOCAL>(g, p, si);
+	case NW_KC_BEST: return nw_launch_one<SC, R, NW_KC_BEST_OF(SC)>(g, p, si);
 	case NW_KC_REVLOCAL: return nw_launch_one<SC, R, NW_KC_REVLOCAL>(g, p, si);
 	case NW_KC_TARGET: return nw_launch_one<SC, R, NW_KC_TARGET>(g, p, si);
 	default: return nw_launch_one<SC, R, NW_KC_LASTROW>(g, p, si);
@@ -94,6 +100,7 @@ struct nw_occ_f {
 	{
 		switch (kc) {
 		case NW_KC_LOCAL: return nw_occ_one<SC, R, NW_KC_LOCAL>(g, G, ncodes);
+		case NW_KC_BEST: return nw_occ_one<SC, R, NW_KC_BEST_OF(SC)>(g, G, ncodes);
 		case NW_KC_REVLOCAL: return nw_occ_one<SC, R, NW_KC_REVLOCAL>(g, G, ncodes);
 		case NW_KC_TARGET: return nw_occ_one<SC, R, NW_KC_TARGET>(g, G, ncodes);
 		default: return nw_occ_one<SC, R, NW_KC_LASTROW>(g, G, ncodes);

@@ -46,8 +46,9 @@
 
 #define NW_BK_THREADS 128
 /* A group's scratch slot: the scorer words of columns 0..ncap, then H and F below the
- * stripe at each column, then two spare words, which the loads one column ahead read
- * after the last column (nw_bthread::step). */
+ * stripe at each column, then two spare words, which the border loads one column ahead
+ * read after the last column (nw_bthread::step; the column words loaded past ncap read
+ * the border's first words). */
 #define NW_SLOT_WORDS(ncap) (3 * ((int64_t)(ncap) + 1) + 2)
 
 
@@ -102,10 +103,11 @@ struct nw_bthread {
 	typedef typename SC::L L;
 	typedef typename L::V V;
 	enum { LANES = L::LANES };
-	static const bool RELU = KC == NW_KC_LOCAL;
-	static const bool TRACK = KC == NW_KC_LOCAL || KC == NW_KC_REVLOCAL;
+	static const bool RELU = KC == NW_KC_LOCAL || KC == NW_KC_BEST;
+	static const bool TRACK = KC == NW_KC_LOCAL || KC == NW_KC_REVLOCAL; /* the best cell and its position */
+	static const bool BEST = KC == NW_KC_BEST;     /* the best cell's value alone */
 	static const bool BAND = KC == NW_KC_REVLOCAL || KC == NW_KC_TARGET; /* column windows from the jobs' bands */
-	static const bool TOP0 = KC == NW_KC_LOCAL;    /* the top border is 0 (free end gaps) */
+	static const bool TOP0 = RELU;                 /* the top border is 0 (free end gaps) */
 	static const bool FLOOR = KC == NW_KC_TARGET && L::BITS == 16; /* H >= p.floor */
 
 	/* the group's item (lane 1 repeats lane 0 for one-lane types and single items) */
@@ -131,9 +133,15 @@ struct nw_bthread {
 	int32_t maxsc;    /* the highest substitution score (live_scan) */
 	nw_sweep<SC, R, RELU, FLOOR ? NW_CELL_FLOOR : NW_CELL_FIVE> sw;
 	nw_tracker<L, R, true, int32_t> tr;
+	V best;          /* BEST: the highest H of my rows in the stripe so far */
 	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
 	/* next column's scorer word and border values, loaded one step ahead */
 	uint32_t cw_next;
+	/* Steps ahead that a column word is loaded. The profile's steps (the database search)
+	 * waited on a load issued one step before its use; two steps hide it. The other
+	 * scorers keep one (their words are a step's only load, and a register less). */
+	enum { AHEAD = SC::PROFILE ? 2 : 1 };
+	uint32_t cwq[AHEAD > 1 ? AHEAD - 1 : 1]; /* the column words after cw_next */
 	V bh_next, bf_next;
 	V top_h, top_step; /* thread 0 of stripe 0 (unless TOP0): H[0][j] of its next column, and
 			    * its change from one column to the next */
@@ -193,7 +201,7 @@ struct nw_bthread {
 			ns = (mx + SR - 1) / SR;
 			for (int k = 0; k < 2; k++) {
 				P[k] = ns * SR - m[k];
-				if (TRACK) {
+				if (TRACK || BEST) {
 					cand[k].v = INT64_MIN, cand[k].j = 0, cand[k].i = 0;
 				} else {
 					cand[k].v = ru.last_all ? lb(m[k]) : INT64_MIN;
@@ -362,9 +370,12 @@ struct nw_bthread {
 			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[2 * (jlo - 1)] : outside(i0 - 1, jlo - 1);
 		}
 		if (TRACK) tr.reset();
+		if (BEST) best = L::lowest();
 		top_h = L::splat(raised(nw_top_border(ru, O, E, jlo)));
 		top_step = L::splat(ru.top_gap ? -E : 0);
 		cw_next = jhi >= jlo ? cols[jlo] : 0;
+#pragma unroll
+		for (int d = 0; d + 1 < AHEAD; d++) cwq[d] = jhi >= jlo ? cols[jlo + 1 + d] : 0;
 		bh_next = bf_next = 0;
 		if (t == 0 && s > 0 && jhi >= jlo) bh_next = border[2 * jlo], bf_next = border[2 * jlo + 1];
 	}
@@ -383,7 +394,14 @@ struct nw_bthread {
 		const V bh = bh_next, bf = bf_next;
 		/* the next step's loads, issued now so that they land while this one computes
 		 * (after column jhi they read the slot's spare words: NW_SLOT_WORDS) */
-		cw_next = cols[j + 1];
+		if (AHEAD > 1) {
+			cw_next = cwq[0];
+#pragma unroll
+			for (int d = 0; d + 2 < AHEAD; d++) cwq[d] = cwq[d + 1];
+			cwq[AHEAD > 1 ? AHEAD - 2 : 0] = cols[j + AHEAD];
+		} else {
+			cw_next = cols[j + 1];
+		}
 		if (ABOVE && t == 0 && s > 0) bh_next = border[2 * j + 2], bf_next = border[2 * j + 3];
 		if (t == 0) {
 			if (!ABOVE || s == 0) {
@@ -400,7 +418,7 @@ struct nw_bthread {
 			if (BELOW && s < ns - 1) {
 				border[2 * j] = hout;
 				border[2 * j + 1] = fout;
-			} else if (!TRACK) {
+			} else if (!TRACK && !BEST) {
 				for (int k2 = 0; k2 < LANES; k2++) {
 					int64_t v = L::lane(hout, k2);
 					int32_t jlo = ru.last_all ? 0 : n[k2];
@@ -409,6 +427,7 @@ struct nw_bthread {
 			}
 		}
 		if (TRACK) tr.see(sw.h, sw.colmax(), j, snap);
+		if (BEST) best = L::max2(best, sw.colmax());
 	}
 	/* Steps [G - 1, main_end()) of the stripe find every thread of the group on a column
 	 * of its window (0: none do). */
@@ -416,6 +435,11 @@ struct nw_bthread {
 
 	NW_HD void end()
 	{
+		if (BEST && s < ns)
+			for (int k = 0; k < LANES; k++) {
+				const int64_t v = L::lane(best, k);
+				cand[k].v = v > cand[k].v ? v : cand[k].v;
+			}
 		if (!TRACK || s >= ns) return;
 		for (int k = 0; k < LANES; k++) {
 			if (tr.bj[k] < 1) continue;
@@ -427,8 +451,8 @@ struct nw_bthread {
 		}
 	}
 
-	/* The thread that writes: t == 0 after the group reduction (track), else t == G-1. */
-	NW_HD bool writer() const { return item >= 0 && (TRACK ? t == 0 : t == G - 1); }
+	/* The thread that writes: t == 0 after the group reduction (track, best), else t == G-1. */
+	NW_HD bool writer() const { return item >= 0 && (TRACK || BEST ? t == 0 : t == G - 1); }
 	NW_HD void write(const nw_bparams_t &p) const
 	{
 		for (int k = 0; k < LANES; k++) {
@@ -537,7 +561,7 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 			th.end();
 			__syncwarp();
 		}
-		if (T::TRACK) {
+		if (T::TRACK || T::BEST) {
 			for (int k = 0; k < T::LANES; k++) {
 				for (int off = G >> 1; off > 0; off >>= 1) {
 					nw_cand o;

@@ -93,7 +93,7 @@ static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 			for (int l = 0; l < 32; l++) th[l].end();
 		}
 		for (int l = 0; l < 32; l++) {
-			if (T::TRACK && l % G == 0)
+			if ((T::TRACK || T::BEST) && l % G == 0)
 				for (int u = 1; u < G; u++)
 					for (int k = 0; k < T::LANES; k++) nw_cand_merge(th[l].cand[k], th[l + u].cand[k]);
 			if (th[l].writer()) th[l].write(p);
@@ -104,8 +104,9 @@ static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 template <class SC, int R>
 static void nw_emul_kc(const nw_bparams_t *p, int64_t *cols)
 {
-	switch (nw_kclass(p->kind, p->live)) {
+	switch (nw_kclass(p->kind, p->live, p->best)) {
 	case NW_KC_LOCAL: nw_batch_emul<SC, R, NW_KC_LOCAL>(*p, cols); break;
+	case NW_KC_BEST: nw_batch_emul<SC, R, NW_KC_BEST>(*p, cols); break;
 	case NW_KC_REVLOCAL: nw_batch_emul<SC, R, NW_KC_REVLOCAL>(*p, cols); break;
 	case NW_KC_TARGET: nw_batch_emul<SC, R, NW_KC_TARGET>(*p, cols); break;
 	default: nw_batch_emul<SC, R, NW_KC_LASTROW>(*p, cols); break;
@@ -166,6 +167,7 @@ void nw_emul_launch(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, int b
 	nw_fast_bytes(e.sc, e.ps.kind, &p.fast_t0, &p.fast_t1);
 	p.kind = e.ps.kind;
 	p.live = e.ps.live;
+	p.best = e.ps.best;
 	p.O = e.sc->gap_open;
 	p.E = e.sc->gap_extend;
 	p.G = G;
@@ -277,6 +279,17 @@ extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_
 		fw.add(j, qb->bits[q] == 2 && rb->bits[r] == 2, target);
 	}
 	nw_emul_run(fw, qc.data(), rc.data(), *shape);
+	if (fkind == NW_DP_LOCAL && !shape->long_tc) { /* the score-only class (--top) must agree */
+		nw_emul_pass fb = fw;
+		fb.ps.best = 1;
+		nw_emul_run(fb, qc.data(), rc.data(), *shape);
+		for (size_t x = 0; x < fw.jobs.size(); x++)
+			if (fb.out[x].score != fw.out[x].score) {
+				snprintf(err, errlen, "emulated GPU engine: problem %zu scored %lld in the score-only pass, %lld in the local one",
+					 x, (long long)fb.out[x].score, (long long)fw.out[x].score);
+				return NW_ERR_INTERNAL;
+			}
+	}
 	std::vector<int64_t> rv_of((size_t)n, -1);
 	for (int64_t k = 0; k < n && !p->ends_only; k++) {
 		if (fw_of[k] < 0) continue;

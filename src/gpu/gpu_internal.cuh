@@ -147,14 +147,18 @@ struct nw_pass_t {
 	int live;                     /* a forward semiglobal or global pass whose jobs carry
 				       * targets (nw_align_params_t.need): a result below its
 				       * target may be any value below it */
+	int best;                     /* a forward local pass whose end cells no one reads
+				       * (--top ranks by score): its results carry scores only */
 };
 /* Kernel classes: the template parameter that changes the inner loop. NW_KC_TARGET: the
  * last-row passes that know a score to reach (the reverse semiglobal pass; forward
- * semiglobal and global passes given nw_align_params_t.need, nw_pass_t.live). */
-enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2, NW_KC_TARGET = 3 };
-static inline int nw_kclass(int kind, int live)
+ * semiglobal and global passes given nw_align_params_t.need, nw_pass_t.live).
+ * NW_KC_BEST: the forward local pass for scores only (nw_pass_t.best): the best cell's
+ * value without its position, so no snapshot of a column's rows and no column to keep. */
+enum { NW_KC_LOCAL = 0, NW_KC_REVLOCAL = 1, NW_KC_LASTROW = 2, NW_KC_TARGET = 3, NW_KC_BEST = 4, NW_KC_CLASSES = 5 };
+static inline int nw_kclass(int kind, int live, int best)
 {
-	return kind == NW_DP_LOCAL ? NW_KC_LOCAL : kind == NW_DP_REV_LOCAL ? NW_KC_REVLOCAL
+	return kind == NW_DP_LOCAL ? (best ? NW_KC_BEST : NW_KC_LOCAL) : kind == NW_DP_REV_LOCAL ? NW_KC_REVLOCAL
 	     : kind == NW_DP_REV_SEMI || live ? NW_KC_TARGET : NW_KC_LASTROW;
 }
 
@@ -258,7 +262,7 @@ struct nw_gpu_s {
 	nw_dbuf_t scratch[NW_STREAMS]; /* per side stream: launches in flight together */
 	nw_pass_t fw, rv;
 	nw_plan_t plan;
-	int occ[NW_BK_TYPES][7][4][3]; /* resident warps per SM: [type][R/4-2][class NW_KC_*][log2(G/8)] */
+	int occ[NW_BK_TYPES][7][NW_KC_CLASSES][3]; /* resident warps per SM: [type][R/4-2][class NW_KC_*][log2(G/8)] */
 	int occ_ncodes;                /* codes of the profile entries of occ */
 	cudaEvent_t ev[3]; /* kernel timing: start, end, and (NW_GPU_TIMING) a batch run's first upload */
 	bool ev_start;     /* the next batch launch records ev[0] on its stream, just before its kernel
@@ -285,6 +289,7 @@ void nw_path_host_free(nw_gpu_t *g);
 /* ---------------------------------------------------------------- passes (gpu_align.cu) */
 typedef struct {
 	bool timing;              /* NW_GPU_TIMING=1 */
+	bool best;                /* a local pass for scores only (nw_pass_t.best) */
 	double t[5];              /* stage clocks for it */
 	double t_seqs;            /* when the batches were on the device (queued) */
 	const uint8_t *qc, *rc;   /* the device codes of the batches */
@@ -312,6 +317,7 @@ typedef struct {
 	int32_t floor;              /* 16-bit reverse semiglobal: the floor of H (nw_floor16) */
 	int32_t maxsc;              /* the highest substitution score, at least 0 (live_scan) */
 	int32_t live;               /* nw_pass_t.live */
+	int32_t best;               /* nw_pass_t.best */
 	uint32_t *scratch;          /* per group slot (NW_SLOT_WORDS): column words, border, 2 spare */
 	int64_t slot_words;
 	int32_t ncap;               /* largest n of the launch */

@@ -276,7 +276,7 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 	if (!n_ids) return 0;
 	uint32_t t0, t1;
 	const bool fast_ok = nw_fast_bytes(sc, ps.kind, &t0, &t1) != 0;
-	const int kc = nw_kclass(ps.kind, ps.live);
+	const int kc = nw_kclass(ps.kind, ps.live, ps.best);
 	const bool band = kc == NW_KC_REVLOCAL || kc == NW_KC_TARGET; /* kernel classes with column windows */
 
 	pl.kid.resize(n_ids);

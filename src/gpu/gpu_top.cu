@@ -56,6 +56,32 @@ static size_t nw_carve(size_t *off, size_t bytes)
 	return at;
 }
 
+/* The end cells of the n kept pairs of a score-only pass (nw_pass_t.best), whose results
+ * res hold their scores: a local pass over those pairs alone, which must score them the
+ * same. */
+static int nw_top_ends(nw_gpu_t *g, const nw_align_params_t *fp, const nw_batch_t *qb, const nw_batch_t *rb,
+		       const nw_pair_t *kept, int64_t n, nw_result_t *res)
+{
+	std::vector<nw_result_t> twin((size_t)n);
+	nw_fwd_info info;
+	info.timing = false;
+	info.best = false;
+	NW_TRY(nw_forward(g, fp, qb, rb, kept, n, twin.data(), &info));
+	const int64_t *fw_of = g->plan.fw_of.data();
+	for (int64_t t = 0; t < n; t++) {
+		const int64_t x = fw_of[t];
+		const int64_t score = x < 0 ? twin[t].score : g->fw.out[x].score;
+		if (score != res[t].score) {
+			snprintf(g->err, g->errlen, "GPU engine: kept pair %lld scored %lld, then %lld in its ends' pass",
+				 (long long)t, (long long)res[t].score, (long long)score);
+			return NW_ERR_INTERNAL;
+		}
+		res[t].qend = x < 0 ? twin[t].qend : g->fw.out[x].i;
+		res[t].rend = x < 0 ? twin[t].rend : g->fw.out[x].j;
+	}
+	return 0;
+}
+
 extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 			  const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top, nw_pair_t *kept_pairs,
 			  nw_result_t *kept_res, int64_t *n_kept, char *err, size_t errlen)
@@ -78,6 +104,7 @@ extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batc
 	const char *et = getenv("NW_GPU_TIMING");
 	nw_fwd_info info;
 	info.timing = et && *et == '1';
+	info.best = true; /* local: scores only (the kept pairs' ends come after the ranking) */
 	NW_TRY(nw_forward(g, &fp, qb, rb, pairs, n, NULL, &info));
 	nw_pass_t &fw = g->fw;
 	nw_plan_t &pl = g->plan;
@@ -131,6 +158,7 @@ extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batc
 	nw_top_rec *hrec = (nw_top_rec *)g->htop.p;
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(hrec, rec, (size_t)total * sizeof(nw_top_rec), cudaMemcpyDeviceToHost, g->stream));
 	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+	const bool ends_later = fw.best;
 	for (int64_t t = 0; t < total; t++) {
 		const nw_top_rec &v = hrec[t];
 		nw_result_t *r = &kept_res[t];
@@ -140,6 +168,7 @@ extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batc
 		r->rstart = 0, r->rend = v.rend;
 		r->strand = 0;
 	}
+	if (ends_later) NW_TRY(nw_top_ends(g, &fp, qb, rb, kept_pairs, total, kept_res));
 	*n_kept = total;
 	if (info.timing)
 		fprintf(stderr, "nw_gpu top: %lld pairs, %lld kept; upload+jobs %.1f ms, forward %.1f ms, selection %.1f ms\n",
