@@ -152,6 +152,18 @@ static inline unsigned nw_pack2_code(const uint8_t *packed, uint64_t k)
 /* Append a sequence of 2-bit text to a DNA batch: the same as nw_batch_push of its codes. */
 int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, uint32_t len,
 			const char *qual);
+/* One sequence for nw_batch_push_all: its codes, or with pack2 its 2-bit text (DNA). */
+typedef struct {
+	const char *name;
+	const uint8_t *codes;
+	uint32_t len;
+	int pack2;
+	const char *qual;
+} nw_seq_in_t;
+/* Append n sequences: the same batch as n calls of nw_batch_push / nw_batch_push_pack2,
+ * packed on up to threads threads (cut by residues). On an error the batch holds some of
+ * them. */
+int nw_batch_push_all(nw_batch_t *b, const nw_seq_in_t *in, int64_t n, int threads);
 static inline const char *nw_batch_name(const nw_batch_t *b, int64_t i)
 {
 	return b->names + b->name_off[i];
@@ -216,6 +228,8 @@ void nw_reader_count_chars(const nw_reader_t *r, uint64_t counts[256]);
  * invalid character is an error naming file, record and 1-based position. */
 int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err,
 		     size_t errlen);
+/* Threads for nw_reader_encode to use on large pending sets (default 1). */
+void nw_reader_set_threads(nw_reader_t *r, int threads);
 int64_t nw_reader_records_read(const nw_reader_t *r); /* records filled so far */
 /* 1 when no record follows the ones filled (the rest of the input, if any, is blank),
  * 0 otherwise or on a read error (which the next fill reports). Reads ahead a block at

@@ -201,6 +201,100 @@ static void test_pack(void)
 	nw_batch_free(&b);
 }
 
+/* Two batches hold the same records: words, per-record arrays, names and qualities. */
+static void same_batch(const nw_batch_t *a, const nw_batch_t *b, const char *what)
+{
+	int64_t i;
+	int bad = 0;
+
+	CHECK_EQ_I64(b->n, a->n, "%s: records", what);
+	CHECK_EQ_I64(b->n_words, a->n_words, "%s: words", what);
+	CHECK_EQ_I64(b->total_residues, a->total_residues, "%s: residues", what);
+	CHECK_EQ_I64(b->max_len, a->max_len, "%s: longest", what);
+	CHECK_EQ_I64(b->first_record, a->first_record, "%s: first record", what);
+	CHECK((a->qual_off == NULL) == (b->qual_off == NULL), "%s: qualities", what);
+	if (a->n != b->n || a->n_words != b->n_words)
+		return;
+	CHECK(a->n_words == 0 || memcmp(a->words, b->words, 4 * a->n_words) == 0, "%s: word contents", what);
+	for (i = 0; i < a->n; i++) {
+		bad += a->offset[i] != b->offset[i] || a->len[i] != b->len[i] || a->bits[i] != b->bits[i];
+		bad += strcmp(nw_batch_name(a, i), nw_batch_name(b, i)) != 0;
+		if (a->qual_off && b->qual_off)
+			bad += strcmp(nw_batch_qual(a, i), nw_batch_qual(b, i)) != 0;
+	}
+	CHECK(bad == 0, "%s: %d record fields differ", what, bad);
+}
+
+/* nw_batch_push_all on 1..8 threads equals the same records pushed one by one: every
+ * kind of sequence (2-bit codes, IUPAC DNA, protein, 2-bit text, empty), qualities from
+ * the middle on; codes outside the alphabet are refused, at every place of an 8-code
+ * step and of the tail (codes_below). */
+static void test_push_all(void)
+{
+	enum { NSEQ = 300 };
+	static uint8_t seqs[NSEQ][700], text[NSEQ][700 / 4 + 2];
+	static char names[NSEQ][16], quals[NSEQ][701];
+	static nw_seq_in_t in[NSEQ];
+	uint64_t rng = 0x51ed270b27a3c4f1ULL;
+	int kind, i, threads;
+
+	for (kind = 0; kind < 3; kind++) {
+		nw_alphabet_t alpha = kind == 2 ? NW_ALPHA_PROTEIN : NW_ALPHA_DNA;
+		nw_batch_t one, all;
+		nw_batch_init(&one, alpha);
+		for (i = 0; i < NSEQ; i++) {
+			uint32_t len = i % 37 == 5 ? 0 : (uint32_t)(tu_rand(&rng) % 700);
+			int k2 = kind == 1 && i % 2 ? 0 : kind; /* IUPAC sets mix in 2-bit ones */
+			random_seq(&rng, seqs[i], len, k2);
+			snprintf(names[i], sizeof names[i], "r%d_%d", kind, i);
+			memset(quals[i], 'A' + i % 20, len);
+			quals[i][len] = '\0';
+			in[i] = (nw_seq_in_t){names[i], seqs[i], len, 0, i >= NSEQ / 2 ? quals[i] : NULL};
+			if (kind == 0 && i % 3 == 0) { /* 2-bit text */
+				char acgt[701];
+				for (uint32_t k = 0; k < len; k++)
+					acgt[k] = "ACGT"[seqs[i][k]];
+				CHECK(nw_pack2_text(text[i], 0, acgt, len) == 0, "2-bit text");
+				in[i].codes = text[i];
+				in[i].pack2 = 1;
+				CHECK(nw_batch_push_pack2(&one, names[i], text[i], len, in[i].qual) == 0, "push_pack2");
+			} else {
+				CHECK(nw_batch_push(&one, names[i], seqs[i], len, in[i].qual) == 0, "push");
+			}
+		}
+		for (threads = 1; threads <= 8; threads++) {
+			char what[64];
+			nw_batch_init(&all, alpha);
+			CHECK(nw_batch_push(&all, "first", seqs[1], 3, NULL) == 0, "a record before");
+			CHECK(nw_batch_push_all(&all, in, NSEQ, threads) == 0, "push_all kind %d", kind);
+			nw_batch_t tail;
+			uint64_t *offs = malloc(NSEQ * sizeof *offs);
+			nw_batch_view(&all, 1, all.n, offs, &tail);
+			snprintf(what, sizeof what, "push_all kind %d, %d threads", kind, threads);
+			tail.first_record = one.first_record;
+			same_batch(&one, &tail, what);
+			free(offs);
+			nw_batch_free(&all);
+		}
+		/* one bad code anywhere (in a step of eight or in the tail) fails the whole call */
+		uint32_t lim = kind == 2 ? NW_PROTEIN_CODES : NW_DNA_CODES;
+		for (uint32_t at = 0; at < 19; at++) {
+			for (uint32_t k = 0; k < 19; k++)
+				seqs[0][k] = (uint8_t)(lim - 1);
+			seqs[0][at] = (uint8_t)(at % 2 ? lim : 200);
+			nw_seq_in_t x = {"bad", seqs[0], 19, 0, NULL};
+			nw_batch_init(&all, alpha);
+			CHECK(nw_batch_push_all(&all, &x, 1, 2) == NW_ERR_INTERNAL, "kind %d: code %u at %u refused", kind,
+			      seqs[0][at], at);
+			CHECK(nw_batch_push(&all, "bad", seqs[0], 19, NULL) < 0, "kind %d: push refuses it too", kind);
+			seqs[0][at] = (uint8_t)(lim - 1);
+			CHECK(nw_batch_push_all(&all, &x, 1, 2) == 0, "kind %d: codes below %u taken", kind, lim);
+			nw_batch_free(&all);
+		}
+		nw_batch_free(&one);
+	}
+}
+
 /* 2-bit text: every byte value at every place of a 16-character step, of the 32- and
  * 64-character steps of the instruction set in use (NWALIGN_CPU_ISA), and of the tail,
  * behind 0..3 residues already in the first byte; and a batch pushed from it equals one
@@ -638,6 +732,106 @@ static void test_reader_errors(void)
 
 /* ---------------------------------------------------------------- real data */
 
+/* The whole file in one fill, encoded on threads threads into b; returns 0 or the code
+ * (message in msg). */
+static int read_whole(const char *path, nw_alphabet_t a, int threads, nw_batch_t *b, char *msg, size_t len)
+{
+	nw_reader_t *r = nw_reader_open(path, msg, len);
+	int64_t n;
+
+	if (!r)
+		return NW_ERR_IO;
+	nw_reader_set_threads(r, threads);
+	n = nw_reader_fill(r, 0, 0, msg, len);
+	if (n > 0)
+		n = nw_reader_encode(r, a, b, msg, len);
+	nw_reader_close(r);
+	return n < 0 ? (int)n : 0;
+}
+
+/* Pending records of a million residues or more are encoded on the reader's threads: the
+ * batch equals the one-thread batch for protein FASTA (lower case, stops, a record of
+ * A/C/G/T only that the reader keeps as 2-bit text), DNA FASTQ (IUPAC records beside
+ * 2-bit ones) and gzip input; an invalid or gap character far into the file gives the
+ * one-thread message, the first of two. */
+static void test_reader_parallel(void)
+{
+	static const char aa[] = "ACDEFGHIKLMNPQRSTVWYacdefghiklmnpqrstvwyXBZ*";
+	const size_t cap = (size_t)3 << 20;
+	char *prot = malloc(cap), *dna = malloc(2 * cap), msg1[1024], msg2[1024];
+	uint64_t rng = 0x7a1c3e5f9b2d4c6eULL;
+	size_t np = 0, nd = 0;
+	int i, threads;
+
+	for (i = 0; i < 2600; i++) {
+		int len = 200 + (int)(tu_rand(&rng) % 600), line = 50 + (int)(tu_rand(&rng) % 40);
+		np += (size_t)sprintf(prot + np, ">p%d some description\n", i);
+		for (int k = 0; k < len; k++) {
+			prot[np++] = i == 777 ? "ACGT"[tu_rand(&rng) % 4] : aa[tu_rand(&rng) % (sizeof aa - 1)];
+			if ((k + 1) % line == 0 || k + 1 == len)
+				prot[np++] = '\n';
+		}
+	}
+	for (i = 0; i < 2600; i++) {
+		int len = 300 + (int)(tu_rand(&rng) % 500);
+		nd += (size_t)sprintf(dna + nd, "@d%d\n", i);
+		for (int k = 0; k < len; k++)
+			dna[nd++] = i % 3 == 0 && k == len / 2 ? "NRYKM"[tu_rand(&rng) % 5] : "ACGTacgt"[tu_rand(&rng) % 8];
+		nd += (size_t)sprintf(dna + nd, "\n+\n");
+		for (int k = 0; k < len; k++)
+			dna[nd++] = (char)('!' + tu_rand(&rng) % 40);
+		dna[nd++] = '\n';
+	}
+	const struct {
+		const char *path;
+		nw_alphabet_t a;
+	} files[] = {
+		{write_tmp(prot, np, 0), NW_ALPHA_PROTEIN},
+		{write_tmp(dna, nd, 0), NW_ALPHA_DNA},
+		{write_tmp(prot, np, 1), NW_ALPHA_PROTEIN},
+	};
+	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+		nw_batch_t one, many;
+		nw_batch_init(&one, files[f].a);
+		CHECK(read_whole(files[f].path, files[f].a, 1, &one, msg1, sizeof msg1) == 0, "%s", msg1);
+		CHECK(one.total_residues >= 1000000, "file %zu: a million residues (%llu)", f,
+		      (unsigned long long)one.total_residues);
+		for (threads = 2; threads <= 7; threads += 5) {
+			char what[64];
+			nw_batch_init(&many, files[f].a);
+			CHECK(read_whole(files[f].path, files[f].a, threads, &many, msg2, sizeof msg2) == 0, "%s", msg2);
+			snprintf(what, sizeof what, "file %zu on %d threads", f, threads);
+			same_batch(&one, &many, what);
+			nw_batch_free(&many);
+		}
+		nw_batch_free(&one);
+	}
+	/* two bad characters, far apart; then a gap character */
+	for (int variant = 0; variant < 2; variant++) {
+		char *bad = malloc(np + 1);
+		memcpy(bad, prot, np);
+		size_t at1 = np * 3 / 5, at2 = np * 4 / 5;
+		while (bad[at1] == '\n' || bad[at1 - 1] == '\n') at1++;
+		while (bad[at2] == '\n' || bad[at2 - 1] == '\n') at2++;
+		bad[at1] = variant ? '-' : '#';
+		bad[at2] = '#';
+		const char *path = write_tmp(bad, np, 0);
+		nw_batch_t b1, b2;
+		nw_batch_init(&b1, NW_ALPHA_PROTEIN);
+		nw_batch_init(&b2, NW_ALPHA_PROTEIN);
+		CHECK(read_whole(path, NW_ALPHA_PROTEIN, 1, &b1, msg1, sizeof msg1) == NW_ERR_FORMAT, "bad file fails");
+		CHECK(read_whole(path, NW_ALPHA_PROTEIN, 6, &b2, msg2, sizeof msg2) == NW_ERR_FORMAT,
+		      "bad file fails on threads");
+		CHECK(strcmp(msg1, msg2) == 0, "same message: '%s' / '%s'", msg1, msg2);
+		CHECK(strstr(msg1, variant ? "gap character '-'" : "invalid character '#'") != NULL, "message '%s'", msg1);
+		nw_batch_free(&b1);
+		nw_batch_free(&b2);
+		free(bad);
+	}
+	free(prot);
+	free(dna);
+}
+
 static void test_real_data(void)
 {
 	/* Expected counts computed independently with awk, e.g.
@@ -783,6 +977,7 @@ int main(void)
 	test_codes();
 	test_guess();
 	test_pack();
+	test_push_all();
 	test_stamps();
 	test_view();
 	test_pack2();
@@ -790,6 +985,7 @@ int main(void)
 	test_reader_blocks();
 	test_reader_line_ends();
 	test_reader_errors();
+	test_reader_parallel();
 	test_real_data();
 	for (i = 0; i < n_tmp; i++) {
 		unlink(tmp_files[i]);

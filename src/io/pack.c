@@ -12,6 +12,7 @@
 
 #include "cpu_isa.h"
 #include "nwalign.h"
+#include "parts.h"
 
 /* Stamps are never reused, across batches and threads. */
 static uint64_t next_stamp;
@@ -135,13 +136,39 @@ static inline uint64_t load8(const uint8_t *p)
 	return x;
 }
 
-/* Bits a residue for a sequence, or 0 when a code does not fit the alphabet. The OR of
- * the codes decides 2-bit DNA (the usual case, eight codes a step); the maximum, the rest. */
-static unsigned pick_bits(nw_alphabet_t a, const uint8_t *codes, uint32_t len)
+/* Whether every code is below lim (at most 128): eight codes a step, a byte at or above
+ * lim (or at or above 128) setting its top bit in x | (x + 128 - lim). A byte of 128 or
+ * more may carry into its neighbour's test, which can only add a flag to a sequence
+ * already flagged. */
+static int codes_below(const uint8_t *codes, uint32_t len, unsigned lim)
 {
-	uint8_t all = 0, mx = 0;
 	uint32_t k = 0;
 
+	if (NW_SWAR) {
+		const uint64_t add = 0x0101010101010101ull * (128 - lim);
+		uint64_t acc = 0;
+		for (; k + 8 <= len; k += 8) {
+			const uint64_t x = load8(codes + k);
+			acc |= x | (x + add);
+		}
+		if (acc & 0x8080808080808080ull)
+			return 0;
+	}
+	for (; k < len; k++)
+		if (codes[k] >= lim)
+			return 0;
+	return 1;
+}
+
+/* Bits a residue for a sequence, or 0 when a code does not fit the alphabet. DNA: the OR
+ * of the codes decides 2 bits (the usual case, eight codes a step), else the limit 4. */
+static unsigned pick_bits(nw_alphabet_t a, const uint8_t *codes, uint32_t len)
+{
+	uint8_t all = 0;
+	uint32_t k = 0;
+
+	if (a == NW_ALPHA_PROTEIN)
+		return codes_below(codes, len, NW_PROTEIN_CODES) ? 5 : 0;
 	if (NW_SWAR) {
 		uint64_t or8 = 0;
 		for (; k + 8 <= len; k += 8)
@@ -151,15 +178,19 @@ static unsigned pick_bits(nw_alphabet_t a, const uint8_t *codes, uint32_t len)
 	}
 	for (; k < len; k++)
 		all |= codes[k];
-	if (a != NW_ALPHA_PROTEIN && all < 4)
+	if (all < 4)
 		return 2; /* only codes 0..3: the OR of all codes stays below 4 */
-	for (k = 0; k < len; k++)
-		mx = codes[k] > mx ? codes[k] : mx;
-	if (a == NW_ALPHA_PROTEIN)
-		return mx < NW_PROTEIN_CODES ? 5 : 0;
 	if (a == NW_ALPHA_DNA)
-		return mx < NW_DNA_CODES ? 4 : 0;
+		return codes_below(codes, len, NW_DNA_CODES) ? 4 : 0;
 	return all < 16 ? 4 : all < 32 ? 5 : 0; /* alphabet not set: fit the codes */
+}
+
+/* Six 5-bit codes from the low six bytes of x into 30 bits: neighbours paired in 16-bit
+ * lanes (10 bits each), then the three lanes joined. */
+static inline uint32_t squeeze6x5(uint64_t x)
+{
+	x = (x & 0x0000001F001F001Full) | (x >> 3 & 0x000003E003E003E0ull);
+	return (uint32_t)((x & 0x3FF) | (x >> 6 & 0xFFC00) | (x >> 12 & 0x3FF00000));
 }
 
 /* Eight codes of b bits (2 or 4) from one byte each into 8b bits: neighbours merged by
@@ -189,6 +220,9 @@ static void pack_words(const uint8_t *codes, uint32_t len, unsigned bits, unsign
 	else if (NW_SWAR && bits == 4)
 		for (; w < full; w++, k += 8)
 			out[w] = squeeze8(load8(codes + k), 4);
+	else if (NW_SWAR && bits == 5) /* eight bytes loaded for six: not the last word */
+		for (; w + 1 < full; w++, k += 6)
+			out[w] = squeeze6x5(load8(codes + k));
 	for (; w < full; w++, k += per) {
 		uint32_t word = 0;
 		for (j = 0; j < per; j++)
@@ -488,18 +522,12 @@ int nw_pack2_text(uint8_t *dst, uint64_t pos, const char *text, size_t n)
 #endif
 }
 
-int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, uint32_t len,
-			const char *qual)
+/* The words of a sequence of 2-bit text (nw_seq_words(2, len) of them at out). */
+static void copy_pack2(uint32_t *out, const uint8_t *packed, uint32_t len)
 {
 	uint64_t nw = ((uint64_t)len + 15) / 16, nbytes = ((uint64_t)len + 3) / 4, w;
-	uint32_t *out;
 
-	if (b->alphabet != NW_ALPHA_DNA)
-		return NW_ERR_INTERNAL; /* 2-bit codes are DNA codes */
-	if (grow((void **)&b->words, &b->cap_words, b->n_words + nw, 4) < 0)
-		return NW_ERR_MEMORY;
 	/* Word w is bytes 4w..4w+3, low byte first; the bytes past the last are 0. */
-	out = b->words + b->n_words;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	(void)w; /* the words' bytes are the packed bytes, in order */
 	if (nw > 0) { /* (an empty sequence may have no words at all) */
@@ -517,7 +545,101 @@ int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, 
 		out[w] = word;
 	}
 #endif
+}
+
+int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, uint32_t len,
+			const char *qual)
+{
+	uint64_t nw = ((uint64_t)len + 15) / 16;
+
+	if (b->alphabet != NW_ALPHA_DNA)
+		return NW_ERR_INTERNAL; /* 2-bit codes are DNA codes */
+	if (grow((void **)&b->words, &b->cap_words, b->n_words + nw, 4) < 0)
+		return NW_ERR_MEMORY;
+	copy_pack2(b->words + b->n_words, packed, len);
 	return append_seq(b, name, len, 2, nw, qual);
+}
+
+/* ---------------------------------------------------------------- many at once */
+
+/* A part of nw_batch_push_all: records [a, e) of in, the batch's records from first on.
+ * Phase 0 picks each record's bits, phase 1 packs its words. */
+typedef struct {
+	const nw_seq_in_t *in;
+	int64_t a, e, first;
+	nw_batch_t *b;
+	uint8_t *bits;
+	int phase;
+} push_part_t;
+
+static void *push_part(void *arg)
+{
+	push_part_t *p = arg;
+	int64_t i;
+
+	for (i = p->a; i < p->e; i++) {
+		const nw_seq_in_t *x = &p->in[i];
+		if (p->phase == 0) {
+			p->bits[i] = x->pack2 ? 2 : (uint8_t)pick_bits(p->b->alphabet, x->codes, x->len);
+			continue;
+		}
+		uint32_t *out = p->b->words + p->b->offset[p->first + i];
+		if (x->pack2)
+			copy_pack2(out, x->codes, x->len);
+		else
+			pack_words(x->codes, x->len, p->bits[i], nw_residues_per_word(p->bits[i]), out);
+	}
+	return NULL;
+}
+
+static uint64_t in_len(const void *in, int64_t i)
+{
+	return ((const nw_seq_in_t *)in)[i].len;
+}
+
+/* See nwalign.h. */
+int nw_batch_push_all(nw_batch_t *b, const nw_seq_in_t *in, int64_t n, int threads)
+{
+	push_part_t part[NW_PARTS_MAX];
+	int64_t bound[NW_PARTS_MAX + 1], i;
+	uint64_t total = 0;
+	int t, ret = 0;
+	uint8_t *bits;
+
+	if (n <= 0)
+		return 0;
+	if (!(bits = malloc((size_t)n)))
+		return NW_ERR_MEMORY;
+	threads = threads < 1 ? 1 : threads > NW_PARTS_MAX ? NW_PARTS_MAX : threads;
+	threads = n < threads ? (int)n : threads;
+	nw_parts_cut(n, in_len, in, threads, bound);
+	for (t = 0; t < threads; t++)
+		part[t] = (push_part_t){in, bound[t], bound[t + 1], b->n, b, bits, 0};
+	nw_parts_run(push_part, part, sizeof *part, threads);
+	for (i = 0; i < n; i++) {
+		if (bits[i] == 0 || (in[i].pack2 && b->alphabet != NW_ALPHA_DNA)) {
+			ret = NW_ERR_INTERNAL; /* a code outside the alphabet: the caller's bug */
+			goto out;
+		}
+		total += nw_seq_words(bits[i], in[i].len);
+	}
+	if (grow((void **)&b->words, &b->cap_words, b->n_words + total, 4) < 0) {
+		ret = NW_ERR_MEMORY;
+		goto out;
+	}
+	/* the records' offsets, names and qualities in order, then their words in parts */
+	for (i = 0; i < n; i++)
+		if ((ret = append_seq(b, in[i].name, in[i].len, bits[i], nw_seq_words(bits[i], in[i].len),
+				      in[i].qual)) < 0)
+			goto out;
+	for (t = 0; t < threads; t++) {
+		part[t].first = b->n - n;
+		part[t].phase = 1;
+	}
+	nw_parts_run(push_part, part, sizeof *part, threads);
+out:
+	free(bits);
+	return ret;
 }
 
 /* Byte -> the 4 two-bit codes (or 2 four-bit codes) it holds, low bits first. Built by

@@ -10,8 +10,8 @@
  * whitespace removed, qualities) into an arena that holds only the pending records, so
  * memory stays bounded by the batch limits however large the file is. The caller may
  * then look at the raw characters (nw_reader_count_chars, for --alphabet auto) before
- * nw_reader_encode() validates them against an alphabet, packs them into a batch and
- * drops them. An error is sticky: every later call returns it again.
+ * nw_reader_encode() (encode.c) validates them against an alphabet, packs them into a
+ * batch and drops them. An error is sticky: every later call returns it again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,49 +24,12 @@
 
 #include <htslib/bgzf.h>
 
-#include "nwalign.h"
-
-/* One pending record: offsets into the arena. The name and the qualities are
- * NUL-terminated there; the sequence is not. A sequence of A, C, G and T only (either
- * case, the usual DNA) is kept as 2-bit text (nw_pack2_text): a quarter of the bytes to
- * write in fill and to read back in encode, and packing the batch is then a copy. Any
- * other character turns the record back into plain text (unpack_record). */
-typedef struct {
-	uint64_t name, seq, qual;
-	uint64_t len;
-	int has_qual;
-	int packed;            /* the sequence is 2-bit text */
-} nw_rec_t;
-
-struct nw_reader_s {
-	BGZF *fp;              /* compressed input, and stdin */
-	int fd;                /* an uncompressed regular file, read directly (-1: fp) */
-	char *path;
-	char *buf;             /* decoded input read ahead: [buf_pos, buf_end) is not parsed yet */
-	size_t buf_pos, buf_end, buf_cap;
-	const char *ln;        /* the current line, in buf: no \n, trailing \r removed */
-	size_t ln_len;
-	int have_hdr;          /* the current line is a FASTA header read ahead: it ended the
-				* previous record and starts the next one */
-	int eof;               /* the input is used up (buf may still hold lines) */
-	int filled_once;
-	int failed;            /* 0, or the code every later call returns */
-	char errmsg[512];
-	uint64_t lineno;       /* lines read so far */
-	int64_t n_read;        /* records parsed so far (pending ones included) */
-	nw_rec_t *pend;        /* the pending records */
-	int64_t n_pend, m_pend;
-	uint64_t pend_residues, pend_max_len;
-	char *text;            /* arena: names, sequences and qualities of pending records */
-	uint64_t text_len, text_cap;
-	uint8_t *codes;        /* encoding scratch, one record long */
-	uint64_t codes_cap;
-};
+#include "reader.h"
 
 /* ---------------------------------------------------------------- messages */
 
-/* A byte as it appears in a message: itself when printable, \xHH otherwise. */
-static const char *show_byte(int c, char buf[8])
+/* See reader.h. */
+const char *nw_show_byte(int c, char buf[8])
 {
 	c &= 255;
 	if (c > ' ' && c < 127)
@@ -76,9 +39,8 @@ static const char *show_byte(int c, char buf[8])
 	return buf;
 }
 
-/* A record name for messages: non-ASCII bytes as \xHH and cut short, so that one bad
- * header can neither flood nor garble the terminal. */
-static const char *show_name(const char *name, char buf[96])
+/* See reader.h. */
+const char *nw_show_name(const char *name, char buf[96])
 {
 	size_t o = 0;
 
@@ -93,10 +55,8 @@ static const char *show_name(const char *name, char buf[96])
 	return buf;
 }
 
-/* Record an error: "'FILE': <message>", kept for later calls and copied to err. */
-static int fail(nw_reader_t *r, int code, char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static int fail(nw_reader_t *r, int code, char *err, size_t errlen, const char *fmt, ...)
+/* See reader.h. */
+int nw_reader_fail(nw_reader_t *r, int code, char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 	int n = snprintf(r->errmsg, sizeof(r->errmsg), "'%s': ", r->path);
@@ -112,9 +72,6 @@ static int fail(nw_reader_t *r, int code, char *err, size_t errlen, const char *
 	return code;
 }
 
-/* "record 'NAME' (#N)" of the record being parsed or encoded. */
-#define REC_FMT "record '%s' (#%lld)"
-#define REC_ARGS(name, idx) show_name(name, namebuf), (long long)(idx) + 1
 
 /* ---------------------------------------------------------------- low level */
 
@@ -216,7 +173,7 @@ static int next_line(nw_reader_t *r, char *err, size_t errlen)
 			break;
 		seen = r->buf_end - r->buf_pos;
 		if ((ret = refill(r)) < 0)
-			return fail(r, ret, err, errlen,
+			return nw_reader_fail(r, ret, err, errlen,
 				    ret == NW_ERR_MEMORY ? "out of memory after line %llu"
 				    : "read error after line %llu (corrupt or truncated compressed data?)",
 				    (unsigned long long)r->lineno);
@@ -340,16 +297,16 @@ static int add_seq_line(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errlen)
 	n = ret > 0 ? (int64_t)r->ln_len : ret < 0 ? ret : append_clean(r, &bad);
 
 	if (n == NW_ERR_MEMORY)
-		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory reading " REC_FMT,
+		return nw_reader_fail(r, NW_ERR_MEMORY, err, errlen, "out of memory reading " REC_FMT,
 			    REC_ARGS(r->text + rec->name, r->n_read));
 	if (n < 0)
-		return fail(r, NW_ERR_FORMAT, err, errlen,
+		return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 			    REC_FMT ": binary data (byte \\x%02X) at line %llu, not FASTA or FASTQ",
 			    REC_ARGS(r->text + rec->name, r->n_read), (unsigned)bad,
 			    (unsigned long long)r->lineno);
 	rec->len += (uint64_t)n;
 	if (rec->len > INT32_MAX)
-		return fail(r, NW_ERR_FORMAT, err, errlen,
+		return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 			    REC_FMT " is longer than %d residues, the limit",
 			    REC_ARGS(r->text + rec->name, r->n_read), INT32_MAX);
 	return 0;
@@ -366,10 +323,10 @@ static int add_qual_line(nw_reader_t *r, nw_rec_t *rec, uint64_t *qlen, char *er
 	uint64_t i, x, top = 0;
 
 	if (n == NW_ERR_MEMORY)
-		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory reading " REC_FMT,
+		return nw_reader_fail(r, NW_ERR_MEMORY, err, errlen, "out of memory reading " REC_FMT,
 			    REC_ARGS(r->text + rec->name, r->n_read));
 	if (n < 0)
-		return fail(r, NW_ERR_FORMAT, err, errlen,
+		return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 			    REC_FMT ": binary data (byte \\x%02X) in the quality at line %llu",
 			    REC_ARGS(r->text + rec->name, r->n_read), (unsigned)bad,
 			    (unsigned long long)r->lineno);
@@ -386,10 +343,10 @@ static int add_qual_line(nw_reader_t *r, nw_rec_t *rec, uint64_t *qlen, char *er
 	if (top & 0x8080808080808080ull)
 		for (i = 0; i < (uint64_t)n; i++)
 			if (q[i] > '~')
-				return fail(r, NW_ERR_FORMAT, err, errlen,
+				return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 					    REC_FMT ": invalid quality character '%s' at line %llu",
 					    REC_ARGS(r->text + rec->name, r->n_read),
-					    show_byte(q[i], bb), (unsigned long long)r->lineno);
+					    nw_show_byte(q[i], bb), (unsigned long long)r->lineno);
 	*qlen += (uint64_t)n;
 	return 0;
 }
@@ -425,13 +382,13 @@ static int read_fastq_body(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errl
 		if ((ret = next_line(r, err, errlen)) < 0)
 			return ret;
 		if (ret == 0)
-			return fail(r, NW_ERR_FORMAT, err, errlen,
+			return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 				    REC_FMT ": truncated FASTQ (end of input before the '+' line)",
 				    REC_ARGS(r->text + rec->name, r->n_read));
 		if (r->ln_len > 0 && r->ln[0] == '+')
 			break;
 		if (r->ln_len > 0 && (r->ln[0] == '@' || r->ln[0] == '>'))
-			return fail(r, NW_ERR_FORMAT, err, errlen,
+			return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 				    REC_FMT ": truncated FASTQ (missing '+' line before line %llu)",
 				    REC_ARGS(r->text + rec->name, r->n_read),
 				    (unsigned long long)r->lineno);
@@ -454,17 +411,17 @@ static int read_fastq_body(nw_reader_t *r, nw_rec_t *rec, char *err, size_t errl
 			return ret;
 	} while (seq_lines > 1 && qlen < rec->len);
 	if (at_eof && qlen == 0)
-		return fail(r, NW_ERR_FORMAT, err, errlen,
+		return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 			    REC_FMT ": truncated FASTQ (end of input before the quality line)",
 			    REC_ARGS(r->text + rec->name, r->n_read));
 	if (qlen != rec->len)
-		return fail(r, NW_ERR_FORMAT, err, errlen,
+		return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 			    REC_FMT ": %squality length %llu differs from sequence length %llu",
 			    REC_ARGS(r->text + rec->name, r->n_read),
 			    qlen < rec->len ? "truncated FASTQ: " : "", (unsigned long long)qlen,
 			    (unsigned long long)rec->len);
 	if (grow_text(r, 1) < 0)
-		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
+		return nw_reader_fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
 	r->text[r->text_len++] = '\0';
 	return 0;
 }
@@ -491,25 +448,25 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 	s = r->ln;
 	if (s[0] != '>' && s[0] != '@') {
 		if (r->n_read == 0)
-			return fail(r, NW_ERR_FORMAT, err, errlen,
+			return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 				    "not FASTA or FASTQ (line %llu starts with '%s')",
-				    (unsigned long long)hdr_line, show_byte(s[0], bb));
-		return fail(r, NW_ERR_FORMAT, err, errlen,
+				    (unsigned long long)hdr_line, nw_show_byte(s[0], bb));
+		return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 			    "record #%lld: expected a '>' or '@' header at line %llu, found '%s'",
 			    (long long)r->n_read + 1, (unsigned long long)hdr_line,
-			    show_byte(s[0], bb));
+			    nw_show_byte(s[0], bb));
 	}
 	fastq = s[0] == '@';
 	for (i = 1; i < r->ln_len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c == '\r') /* next_line drops a \r before \n: this one ends a line alone */
-			return fail(r, NW_ERR_FORMAT, err, errlen,
+			return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 				    "record #%lld: line %llu holds a carriage return: lines that end "
 				    "in \\r alone (classic Mac) are not read; convert them first, for "
 				    "example with tr '\\r' '\\n'",
 				    (long long)r->n_read + 1, (unsigned long long)hdr_line);
 		if ((c < ' ' && c != '\t') || c == 127)
-			return fail(r, NW_ERR_FORMAT, err, errlen,
+			return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
 				    "record #%lld: binary data (byte \\x%02X) in the header at line "
 				    "%llu, not FASTA or FASTQ",
 				    (long long)r->n_read + 1, (unsigned)c, (unsigned long long)hdr_line);
@@ -521,19 +478,19 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 	for (name_end = name_start; name_end < r->ln_len && !is_space((unsigned char)s[name_end]);)
 		name_end++;
 	if (name_end == name_start)
-		return fail(r, NW_ERR_FORMAT, err, errlen, "record #%lld (line %llu) has no name",
+		return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen, "record #%lld (line %llu) has no name",
 			    (long long)r->n_read + 1, (unsigned long long)hdr_line);
 
 	if (r->n_pend == r->m_pend) {
 		int64_t m = r->m_pend ? r->m_pend * 2 : 256;
 		nw_rec_t *p = realloc(r->pend, (size_t)m * sizeof(*p));
 		if (!p)
-			return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
+			return nw_reader_fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
 		r->pend = p;
 		r->m_pend = m;
 	}
 	if (grow_text(r, name_end - name_start + 1) < 0)
-		return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
+		return nw_reader_fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
 	memset(&rec, 0, sizeof(rec));
 	rec.name = r->text_len;
 	memcpy(r->text + r->text_len, s + name_start, name_end - name_start);
@@ -546,7 +503,7 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 	if (ret < 0)
 		return ret;
 	if (rec.len == 0)
-		return fail(r, NW_ERR_FORMAT, err, errlen, REC_FMT " has an empty sequence",
+		return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen, REC_FMT " has an empty sequence",
 			    REC_ARGS(r->text + rec.name, r->n_read));
 	r->pend[r->n_pend++] = rec;
 	r->pend_residues += rec.len;
@@ -631,7 +588,7 @@ int64_t nw_reader_fill(nw_reader_t *r, int64_t max_records, uint64_t max_residue
 	if (!r->filled_once) {
 		r->filled_once = 1;
 		if (r->n_read == 0)
-			return fail(r, NW_ERR_FORMAT, err, errlen, "no sequences (empty input)");
+			return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen, "no sequences (empty input)");
 	}
 	return r->n_pend;
 }
@@ -639,125 +596,6 @@ int64_t nw_reader_fill(nw_reader_t *r, int64_t max_records, uint64_t max_residue
 uint64_t nw_reader_pending_residues(const nw_reader_t *r)
 {
 	return r->pend_residues;
-}
-
-void nw_reader_count_chars(const nw_reader_t *r, uint64_t counts[256])
-{
-	uint64_t local[256] = { 0 }, bytes[256] = { 0 };
-	int64_t i;
-	int c, j;
-
-	for (i = 0; i < r->n_pend; i++) {
-		const nw_rec_t *rec = &r->pend[i];
-		const unsigned char *s = (const unsigned char *)r->text + rec->seq;
-		uint64_t k, len = rec->len;
-		if (!rec->packed) {
-			for (k = 0; k < len; k++)
-				local[s[k]]++;
-			continue;
-		}
-		/* 2-bit text: whole bytes (four residues) by value, then the last residues */
-		for (k = 0; k < len / 4; k++)
-			bytes[s[k]]++;
-		for (k = len / 4 * 4; k < len; k++)
-			local[(unsigned char)"ACGT"[nw_pack2_code(s, k)]]++;
-	}
-	for (c = 0; c < 256; c++)
-		for (j = 0; j < 4; j++)
-			local[(unsigned char)"ACGT"[c >> (2 * j) & 3]] += bytes[c];
-	for (c = 0; c < 256; c++)
-		counts[c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c] += local[c];
-}
-
-/* Codes of the text s through table: len when every character is valid, else the
- * position of the first invalid one. */
-static uint32_t encode_text(const int8_t table[256], const unsigned char *s, uint32_t len,
-			    uint8_t *codes)
-{
-	int8_t any = 0;
-	uint32_t k;
-
-	for (k = 0; k < len; k++) {
-		int8_t v = table[s[k]];
-		codes[k] = (uint8_t)v;
-		any |= v; /* negative once any character is invalid */
-	}
-	if (any >= 0)
-		return len;
-	for (k = 0; table[s[k]] >= 0;)
-		k++;
-	return k;
-}
-
-int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err,
-		     size_t errlen)
-{
-	char namebuf[96], bb[8];
-	int8_t table[256];
-	int64_t i;
-	int c, ret;
-
-	if (r->failed) {
-		snprintf(err, errlen, "%s", r->errmsg);
-		return r->failed;
-	}
-	if (a != NW_ALPHA_DNA && a != NW_ALPHA_PROTEIN) {
-		/* Convenience for callers that did not guess: decide from this batch. */
-		uint64_t counts[256] = { 0 };
-		nw_reader_count_chars(r, counts);
-		a = nw_alphabet_guess(counts);
-	}
-	for (c = 0; c < 256; c++)
-		table[c] = (int8_t)nw_encode_char(a, c);
-	if (r->pend_max_len > r->codes_cap) {
-		uint8_t *p = realloc(r->codes, r->pend_max_len);
-		if (!p)
-			return fail(r, NW_ERR_MEMORY, err, errlen, "out of memory");
-		r->codes = p;
-		r->codes_cap = r->pend_max_len;
-	}
-	nw_batch_clear(out);
-	out->alphabet = a;
-	out->first_record = r->n_read - r->n_pend;
-	for (i = 0; i < r->n_pend; i++) {
-		const nw_rec_t *rec = &r->pend[i];
-		const unsigned char *s = (const unsigned char *)r->text + rec->seq;
-		const char *name = r->text + rec->name;
-		const char *qual = rec->has_qual ? r->text + rec->qual : NULL;
-		uint32_t len = (uint32_t)rec->len;
-		uint32_t k;
-
-		if (rec->packed && a == NW_ALPHA_DNA) {
-			/* 2-bit text is the byte image of the batch's 2-bit words: a copy */
-			ret = nw_batch_push_pack2(out, name, s, len, qual);
-		} else {
-			if (rec->packed) /* protein: A, C, G and T are valid letters there too */
-				for (k = 0; k < len; k++)
-					r->codes[k] = (uint8_t)table[(unsigned char)"ACGT"[nw_pack2_code(s, k)]];
-			else if ((k = encode_text(table, s, len, r->codes)) < len && (s[k] == '-' || s[k] == '.'))
-				return fail(r, NW_ERR_FORMAT, err, errlen,
-					    REC_FMT ": gap character '%c' at position %llu: nwalign aligns "
-					    "sequences, not alignments; remove the gaps first, for example "
-					    "with sed '/^>/!s/[-.]//g'",
-					    REC_ARGS(name, out->first_record + i), s[k],
-					    (unsigned long long)k + 1);
-			else if (k < len)
-				return fail(r, NW_ERR_FORMAT, err, errlen,
-					    REC_FMT ": invalid character '%s' at position %llu for the "
-					    "%s alphabet",
-					    REC_ARGS(name, out->first_record + i), show_byte(s[k], bb),
-					    (unsigned long long)k + 1, nw_alphabet_name(a));
-			ret = nw_batch_push(out, name, r->codes, len, qual);
-		}
-		if (ret < 0)
-			return fail(r, ret, err, errlen, "out of memory packing " REC_FMT,
-				    REC_ARGS(name, out->first_record + i));
-	}
-	r->n_pend = 0;
-	r->text_len = 0;
-	r->pend_residues = 0;
-	r->pend_max_len = 0;
-	return 0;
 }
 
 int nw_reader_at_end(nw_reader_t *r)

@@ -19,9 +19,10 @@
 #include "plan.h"
 
 int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, nw_db_parts_t *db, const char *path,
-		  uint64_t cap, int64_t top)
+		  uint64_t cap, int64_t top, int threads)
 {
 	memset(pt, 0, sizeof *pt);
+	pt->threads = threads;
 	pt->rr = rr;
 	pt->db = db;
 	pt->path = path;
@@ -88,6 +89,7 @@ static int restart(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
 		nw_reader_close(pt->rr);
 		if (!(pt->rr = nw_reader_open(pt->path, err, errlen)))
 			return NW_ERR_IO;
+		nw_reader_set_threads(pt->rr, pt->threads);
 	}
 	pt->base = 0;
 	pt->part.n = 0; /* next_partition adds the previous partition's count to base */

@@ -194,13 +194,14 @@ typedef struct {
 	nw_pair_t *m_pairs;
 	int64_t *m_file;
 	int64_t written_as;      /* the write stage's number for the last set; -1: none */
+	int threads;             /* the reader's encoding threads, each time it is opened */
 } nw_parts_t;
 /* The results a query set holds at most in its tops (--top times its queries): sets are cut
  * to this, since every set is kept whole across the partitions. */
 #define NW_PARTS_KEPT_MAX ((int64_t)1 << 22)
 /* rr (or db) holds the first partition, put into pt->part by the caller. */
 int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, nw_db_parts_t *db, const char *path,
-		  uint64_t cap, int64_t top);
+		  uint64_t cap, int64_t top, int threads);
 void nw_parts_free(nw_parts_t *pt);  /* closes pt->rr or pt->db too */
 /* Every query set from the feeder against every partition, each set written whole. */
 int nw_run_partitioned(run_t *run, nw_feeder_t *fd, nw_parts_t *pt, int64_t nq, char *err,

@@ -310,6 +310,9 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	if ((!ref_db && !(rr = nw_reader_open(opt->ref_path, err, errlen))) ||
 	    !(qr = nw_reader_open(opt->query_path, err, errlen)))
 		goto out;
+	/* all vs all: every alignment waits for the references, packed on every thread */
+	if (rr && !zip)
+		nw_reader_set_threads(rr, opt->threads);
 	/* All vs all: the references first, all of them, or the first partition of those too
 	 * large for memory (with --top). Then the first query set, and for zip as many
 	 * references. */
@@ -354,7 +357,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		if (db_parts && (ret = nw_db_parts_open(opt->ref_path, &dp, err, errlen)) < 0)
 			goto out;
 		parts_ready = 1;
-		ret = nw_parts_init(&parts, rr, dp, opt->ref_path, ref_cap, opt->top);
+		ret = nw_parts_init(&parts, rr, dp, opt->ref_path, ref_cap, opt->top, opt->threads);
 		rr = NULL;
 		if (ret < 0) {
 			snprintf(err, errlen, "out of memory for --top %d", opt->top);
