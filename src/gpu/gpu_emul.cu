@@ -6,7 +6,9 @@
  *
  * The request goes the engine's way (src/gpu/gpu_align.cu): a forward pass, then for local
  * and semiglobal alignments the reverse pass over the banded sub-problem from the forward
- * end (nw_rev_job). Every launch takes the one shape the caller names. Batch kernel:
+ * end (nw_rev_job); every local forward pass runs again in the score-only class (--top's,
+ * NW_KC_BEST), whose scores must be the same. Every launch takes the one shape the caller
+ * names. Batch kernel:
  * items of two problems in 16-bit lanes where nw_fits allows (the 2-bit DNA scorer when
  * both sequences are 2-bit codes, else the table) paired by the planner's nw_make_items,
  * the rest, and the local results that may have wrapped, in 32 bits. Long kernel: every

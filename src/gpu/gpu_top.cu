@@ -5,7 +5,10 @@
  * references of each query. The forward pass leaves its results in device memory; here
  * every query's results are ranked there (score, then reference order: a stable
  * segmented sort, one segment a query) and only the kept ones come back. The host's
- * share is then the jobs and the plan, not millions of results to fill and rank.
+ * share is then the jobs and the plan, not millions of results to fill and rank. A local
+ * search ranks by scores alone, so its pass is the score-only class (NW_KC_BEST, no end
+ * cell tracked); the kept pairs' end cells come from a local pass over them alone
+ * (nw_top_ends).
  */
 #include <algorithm>
 #include <cub/device/device_segmented_sort.cuh>
