@@ -3,10 +3,10 @@
  * When a process that opened the GPU ends, the driver releases its context and memory as
  * the process's device file descriptors close, after the output is complete, while the
  * caller (a shell, a workflow) still waits. Ending with _exit does not avoid it (the
- * kernel closes the descriptors either way). So the process starts a helper that shares its memory (clone with CLONE_VM: nothing is copied)
- * and has a copy of its descriptor table; the helper closes every descriptor but the
- * device's (stdin, stdout, stderr, any pipe a caller waits on) and waits for its parent to
- * end (PR_SET_PDEATHSIG). The parent ends at once: the memory and the device's descriptors,
+ * kernel closes the descriptors either way). So the process starts a helper that shares
+ * its memory (clone with CLONE_VM: nothing is copied) and has a copy of its descriptor
+ * table; the helper closes every descriptor but the device's (stdin, stdout, stderr, any
+ * pipe a caller waits on) and waits for its parent to end (PR_SET_PDEATHSIG). The parent ends at once: the memory and the device's descriptors,
  * still the helper's, are not released then, but when the helper ends, after the caller
  * has its status. The output, the status and every message are the parent's, as before;
  * only the device is released a moment later, by the helper.

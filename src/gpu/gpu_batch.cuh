@@ -135,13 +135,12 @@ struct nw_bthread {
 	nw_tracker<L, R, true, int32_t> tr;
 	V best;          /* BEST: the highest H of my rows in the stripe so far */
 	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
-	/* next column's scorer word and border values, loaded one step ahead */
-	uint32_t cw_next;
-	/* Steps ahead that a column word is loaded. The profile's steps (the database search)
-	 * waited on a load issued one step before its use; two steps hide it. The other
-	 * scorers keep one (their words are a step's only load, and a register less). */
-	enum { AHEAD = SC::PROFILE ? 2 : 1 };
-	uint32_t cwq[AHEAD > 1 ? AHEAD - 1 : 1]; /* the column words after cw_next */
+	/* next column's scorer word and border values, loaded one step ahead; the profile's
+	 * column words two steps ahead (cw_after, the word after cw_next): its steps (the
+	 * database search) waited on a load issued one step before its use. The other scorers
+	 * keep one (their words are a step's only load, and a register less). */
+	enum { AHEAD2 = SC::PROFILE };
+	uint32_t cw_next, cw_after;
 	V bh_next, bf_next;
 	V top_h, top_step; /* thread 0 of stripe 0 (unless TOP0): H[0][j] of its next column, and
 			    * its change from one column to the next */
@@ -374,8 +373,7 @@ struct nw_bthread {
 		top_h = L::splat(raised(nw_top_border(ru, O, E, jlo)));
 		top_step = L::splat(ru.top_gap ? -E : 0);
 		cw_next = jhi >= jlo ? cols[jlo] : 0;
-#pragma unroll
-		for (int d = 0; d + 1 < AHEAD; d++) cwq[d] = jhi >= jlo ? cols[jlo + 1 + d] : 0;
+		if (AHEAD2) cw_after = jhi >= jlo ? cols[jlo + 1] : 0;
 		bh_next = bf_next = 0;
 		if (t == 0 && s > 0 && jhi >= jlo) bh_next = border[2 * jlo], bf_next = border[2 * jlo + 1];
 	}
@@ -394,11 +392,9 @@ struct nw_bthread {
 		const V bh = bh_next, bf = bf_next;
 		/* the next step's loads, issued now so that they land while this one computes
 		 * (after column jhi they read the slot's spare words: NW_SLOT_WORDS) */
-		if (AHEAD > 1) {
-			cw_next = cwq[0];
-#pragma unroll
-			for (int d = 0; d + 2 < AHEAD; d++) cwq[d] = cwq[d + 1];
-			cwq[AHEAD > 1 ? AHEAD - 2 : 0] = cols[j + AHEAD];
+		if (AHEAD2) {
+			cw_next = cw_after;
+			cw_after = cols[j + 2];
 		} else {
 			cw_next = cols[j + 1];
 		}

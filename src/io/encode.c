@@ -62,6 +62,14 @@ static uint32_t encode_text(const int8_t table[256], const unsigned char *s, uin
 	return k;
 }
 
+/* The codes (through table) of 2-bit text s, len residues: a record of A, C, G and T
+ * only, which the reader keeps as 2-bit text, in the protein alphabet. */
+static void pack2_codes(const int8_t table[256], const uint8_t *s, uint64_t len, uint8_t *codes)
+{
+	for (uint64_t k = 0; k < len; k++)
+		codes[k] = (uint8_t)table[(unsigned char)"ACGT"[nw_pack2_code(s, k)]];
+}
+
 /* The error for character c at 0-based position k of record idx (0-based in its file). */
 static int bad_char(nw_reader_t *r, nw_alphabet_t a, const char *name, int64_t idx, unsigned char c,
 		    uint64_t k, char *err, size_t errlen)
@@ -128,8 +136,7 @@ static void *encode_part(void *arg)
 				p->oom = 1;
 				return NULL;
 			}
-			for (k = 0; k < rec->len; k++)
-				c[k] = (uint8_t)p->table[(unsigned char)"ACGT"[nw_pack2_code(s, k)]];
+			pack2_codes(p->table, s, rec->len, c);
 			p->owned[i] = c;
 			x->codes = c;
 			continue;
@@ -157,7 +164,7 @@ static int encode_parallel(nw_reader_t *r, nw_alphabet_t a, const int8_t table[2
 			   char *err, size_t errlen)
 {
 	const int64_t n = r->n_pend;
-	const int parts = r->threads > NW_PARTS_MAX ? NW_PARTS_MAX : n < r->threads ? (int)n : r->threads;
+	const int parts = nw_parts_count(r->threads, n);
 	enc_part_t part[NW_PARTS_MAX];
 	int64_t bound[NW_PARTS_MAX + 1], i;
 	nw_seq_in_t *in = malloc((size_t)n * sizeof *in);
@@ -238,8 +245,7 @@ int nw_reader_encode(nw_reader_t *r, nw_alphabet_t a, nw_batch_t *out, char *err
 			ret = nw_batch_push_pack2(out, name, s, len, qual);
 		} else {
 			if (rec->packed) /* protein: A, C, G and T are valid letters there too */
-				for (k = 0; k < len; k++)
-					r->codes[k] = (uint8_t)table[(unsigned char)"ACGT"[nw_pack2_code(s, k)]];
+				pack2_codes(table, s, len, r->codes);
 			else if ((k = encode_text(table, s, len, r->codes)) < len)
 				return bad_char(r, a, name, out->first_record + i, s[k], k, err, errlen);
 			ret = nw_batch_push(out, name, r->codes, len, qual);

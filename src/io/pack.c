@@ -610,8 +610,7 @@ int nw_batch_push_all(nw_batch_t *b, const nw_seq_in_t *in, int64_t n, int threa
 		return 0;
 	if (!(bits = malloc((size_t)n)))
 		return NW_ERR_MEMORY;
-	threads = threads < 1 ? 1 : threads > NW_PARTS_MAX ? NW_PARTS_MAX : threads;
-	threads = n < threads ? (int)n : threads;
+	threads = nw_parts_count(threads, n);
 	nw_parts_cut(n, in_len, in, threads, bound);
 	for (t = 0; t < threads; t++)
 		part[t] = (push_part_t){in, bound[t], bound[t + 1], b->n, b, bits, 0};

@@ -10,6 +10,13 @@
 
 #define NW_PARTS_MAX 64
 
+/* Parts for n records on up to threads threads: at least 1, at most NW_PARTS_MAX and n. */
+static inline int nw_parts_count(int threads, int64_t n)
+{
+	int parts = threads < 1 ? 1 : threads > NW_PARTS_MAX ? NW_PARTS_MAX : threads;
+	return n > 0 && n < parts ? (int)n : parts;
+}
+
 /* bound[0..parts]: records [bound[t], bound[t + 1]) make part t, cut where the residues
  * before (len(i) of record i) pass t / parts of the total. */
 static inline void nw_parts_cut(int64_t n, uint64_t (*len)(const void *, int64_t), const void *arg,
