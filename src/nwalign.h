@@ -269,6 +269,9 @@ void nw_result_free(nw_result_t *res);  /* frees the CIGAR, keeps the struct */
 
 /* ---------------------------------------------------------------- CIGAR utilities */
 
+/* Make room for n runs in all, so that the pushes of a path whose run count is known
+ * allocate once. Returns 0 or NW_ERR_MEMORY. */
+int nw_cigar_reserve(nw_result_t *res, int64_t n);
 /* Append len operations op, merging with the last run. Returns 0 or NW_ERR_MEMORY. */
 int nw_cigar_push(nw_result_t *res, uint32_t op, int64_t len);
 /* Reverse the run order (paths built from the end). */

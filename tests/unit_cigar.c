@@ -147,6 +147,24 @@ static void test_push(void)
 			break;
 	CHECK_EQ_I64(i, 10000, "contents after growth");
 	nw_result_free(&res);
+
+	/* Reserve: room for the runs at once (no move while pushing them), the runs kept when
+	 * it grows, nothing done when there is room. */
+	CHECK(nw_cigar_reserve(&res, 37) == 0 && res.m_cigar >= 37, "reserve 37");
+	const uint32_t *at = res.cigar;
+	for (i = 0; i < 37; i++)
+		CHECK(nw_cigar_push(&res, i & 1 ? NW_CIGAR_I : NW_CIGAR_EQ, 2) == 0, "push %lld",
+		      (long long)i);
+	CHECK(res.cigar == at && res.n_cigar == 37, "37 pushes in the reserved room");
+	CHECK(nw_cigar_reserve(&res, 10) == 0 && res.cigar == at, "reserve below the capacity");
+	CHECK(nw_cigar_reserve(&res, 1000) == 0 && res.m_cigar >= 1000 && res.n_cigar == 37,
+	      "reserve grows");
+	for (i = 0; i < 37; i++)
+		if (res.cigar[i] != NW_CIGAR_PACK(2, i & 1 ? NW_CIGAR_I : NW_CIGAR_EQ))
+			break;
+	CHECK_EQ_I64(i, 37, "the runs kept when the reserve grows");
+	CHECK(nw_cigar_reserve(&res, 0) == 0 && res.n_cigar == 37, "reserve 0");
+	nw_result_free(&res);
 }
 
 static void test_reverse_stats_spans(void)

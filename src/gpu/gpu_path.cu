@@ -609,6 +609,7 @@ int nw_take_runs(const nw_pexec &x, int64_t k, nw_result_t *res)
 {
 	if (x.n_runs[k] < 0) return NW_ERR_INTERNAL; /* the band missed the path */
 	const uint32_t *r = x.runs.data() + x.jobs[k].run_off;
+	if (nw_cigar_reserve(res, res->n_cigar + x.n_runs[k]) < 0) return NW_ERR_MEMORY; /* one allocation */
 	for (int32_t a = x.n_runs[k] - 1; a >= 0; a--)
 		if (nw_cigar_push(res, NW_CIGAR_OP(r[a]), NW_CIGAR_LEN(r[a])) < 0) return NW_ERR_MEMORY;
 	return 0;

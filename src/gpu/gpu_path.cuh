@@ -66,22 +66,25 @@ struct nw_path_host {
 	nw_hbuf<uint32_t> runs;
 	nw_hbuf<int32_t> n_runs, rows, corner;
 	nw_hbuf<nw_psplit> splits;
+	std::vector<nw_pjob> jobs, full; /* kept too: megabytes a call, fresh pages each time */
 };
 
 /* Where the batch runs: the device (g) or the host emulation (g == NULL). */
 struct nw_pexec {
 	explicit nw_pexec(nw_path_host &h)
-		: runs(h.runs), n_runs(h.n_runs), rows(h.rows), corner(h.corner), splits(h.splits) {}
+		: runs(h.runs), n_runs(h.n_runs), rows(h.rows), corner(h.corner), splits(h.splits), jobs(h.jobs),
+		  full(h.full) {}
 	nw_gpu_t *g;
 	const uint8_t *qcodes, *rcodes;   /* device codes, or host codes when emulated */
 	const int64_t *qoff, *roff;       /* host: first code of each sequence */
 	int32_t score[32 * 32];
 	int32_t O, E;
 	/* outputs of the last batch, on the host */
-	std::vector<nw_pjob> jobs;
 	nw_hbuf<uint32_t> &runs;
 	nw_hbuf<int32_t> &n_runs, &rows, &corner; /* rows: the last rows, emulated only */
 	nw_hbuf<nw_psplit> &splits;               /* last-row batches: node z's split (path_dp.cuh) */
+	std::vector<nw_pjob> &jobs;               /* the batch's problems */
+	std::vector<nw_pjob> &full;               /* every FULL span's problem (nw_paths_full) */
 	/* emulation: host buffers */
 	std::vector<uint32_t> hdirs;
 	size_t budget;                    /* bytes a batch may use on the device */

@@ -64,8 +64,12 @@ static int nw_parallel_take(size_t a, size_t n, Take &take)
 	unsigned nt = std::min<unsigned>(NW_PATH_HOST_THREADS, std::max(1u, std::thread::hardware_concurrency()));
 	if (n < 64) nt = 1; /* not worth starting threads */
 	std::vector<int> rc(nt, 0);
+	/* a contiguous range a thread, rc[w] written once: neighbouring results and the
+	 * threads' words share cache lines */
 	auto work = [&](unsigned w) {
-		for (size_t k = w; k < n && rc[w] == 0; k += nt) rc[w] = take(a, k, w);
+		int r = 0;
+		for (size_t k = n * w / nt, end = n * (w + 1) / nt; k < end && r == 0; k++) r = take(a, k, w);
+		rc[w] = r;
 	};
 	std::vector<std::thread> th;
 	for (unsigned w = 1; w < nt; w++) th.emplace_back(work, w);
@@ -132,7 +136,8 @@ static int nw_paths_full(nw_pexec &x, const std::vector<nw_pspan> &sp, nw_result
 {
 	const int32_t O = sc->gap_open;
 	const int force_g = nw_env_path_g(), thin_wmax = nw_thin_wmax();
-	std::vector<nw_pjob> all(sp.size());
+	std::vector<nw_pjob> &all = x.full;
+	all.resize(sp.size());
 	auto make = [&](size_t, size_t k, unsigned) {
 		const nw_pspan &s = sp[k];
 		all[k] = nw_make_pjob(s.qb, 1, s.m, s.rb, 1, s.n, O, O, O);
