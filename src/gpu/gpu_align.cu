@@ -471,6 +471,7 @@ extern "C" int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	g->err = err;
 	g->errlen = errlen;
 	if (n <= 0) return 0;
+	nw_gpu_call_size(g, n);
 	const char *et = getenv("NW_GPU_TIMING");
 	nw_fwd_info info;
 	info.timing = et && *et == '1';

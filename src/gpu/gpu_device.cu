@@ -49,10 +49,20 @@ extern "C" void nw_gpu_set_memory_limit(nw_gpu_t *g, uint64_t bytes)
 	g->mem_limit = (size_t)bytes;
 }
 
+/* The size to allocate for a buffer that must hold bytes in this call: a quarter more, and
+ * in proportion for the calls expected (nw_gpu_expect), so that growing batches reallocate
+ * rarely. */
+static size_t nw_grown(const nw_gpu_t *g, size_t bytes)
+{
+	const double f = g && g->grow > 1 ? g->grow : 1;
+	const double want = (double)bytes * f * 1.25;
+	return want < (double)(SIZE_MAX / 2) ? (size_t)want : bytes;
+}
+
 int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes)
 {
 	if (bytes <= b->cap) return 0;
-	size_t want = bytes + bytes / 4; /* headroom: fewer reallocations as batches grow */
+	size_t want = nw_grown(g, bytes); /* headroom: fewer reallocations as batches grow */
 	if (b->p) {
 		NW_CUDA_CHECK(g, cudaDeviceSynchronize()); /* any stream may still use it */
 		NW_CUDA_CHECK(g, cudaFree(b->p));
@@ -90,7 +100,7 @@ void nw_dbuf_free(nw_dbuf_t *b)
 int nw_hbuf_reserve(nw_gpu_t *g, nw_hbuf_t *b, size_t bytes)
 {
 	if (bytes <= b->cap) return 0;
-	size_t want = bytes + bytes / 4;
+	size_t want = nw_grown(g, bytes);
 	if (b->p) {
 		/* copies in flight may still read or write the old buffer */
 		NW_CUDA_CHECK(g, cudaDeviceSynchronize());
@@ -98,7 +108,12 @@ int nw_hbuf_reserve(nw_gpu_t *g, nw_hbuf_t *b, size_t bytes)
 		b->p = NULL;
 		b->cap = 0;
 	}
-	NW_CUDA_CHECK(g, cudaMallocHost(&b->p, want));
+	if (want > bytes && cudaMallocHost(&b->p, want) != cudaSuccess) {
+		(void)cudaGetLastError(); /* the headroom is not worth failing for */
+		b->p = NULL;
+		want = bytes;
+	}
+	if (!b->p) NW_CUDA_CHECK(g, cudaMallocHost(&b->p, want));
 	b->cap = want;
 	return 0;
 }
@@ -244,6 +259,7 @@ extern "C" int nw_gpu_preload(nw_gpu_t *g, const nw_batch_t *b, char *err, size_
 {
 	g->err = err;
 	g->errlen = errlen;
+	nw_gpu_call_size(g, 0); /* a batch of its own size */
 	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
 	if (!nw_same(&g->shared, b)) {
 		NW_TRY(nw_upload(g, b, &g->shared));
@@ -252,7 +268,21 @@ extern "C" int nw_gpu_preload(nw_gpu_t *g, const nw_batch_t *b, char *err, size_
 	return 0;
 }
 
-extern "C" void nw_gpu_set_peer(nw_gpu_t *g, const nw_gpu_t *peer) { g->peer = peer; }
+extern "C" void nw_gpu_set_peer(nw_gpu_t *g, const nw_gpu_t *peer)
+{
+	g->peer = peer;
+	g->expect = peer->expect;
+}
+
+extern "C" void nw_gpu_expect(nw_gpu_t *g, int64_t pairs)
+{
+	g->expect = pairs > 0 ? pairs : 0;
+}
+
+void nw_gpu_call_size(nw_gpu_t *g, int64_t n)
+{
+	g->grow = n > 0 && g->expect > n ? std::min(8.0, (double)g->expect / (double)n) : 1.0;
+}
 
 /* ---------------------------------------------------------------- scoring tables */
 void nw_fill_table(const nw_scoring_t *sc, int kind, int32_t *tab)

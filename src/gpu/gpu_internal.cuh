@@ -274,9 +274,13 @@ struct nw_gpu_s {
 	int64_t long_tiles, long_skipped; /* pruned long passes' tiles, and those skipped (nw_gpu_long_tiles) */
 	size_t mem_limit;  /* --gpu-memory (0: none) */
 	size_t mem_used;   /* bytes held by the device buffers (nw_dbuf_reserve) */
+	int64_t expect;    /* nw_gpu_expect's pairs a call, or 0 */
+	double grow;       /* this call's: expect over its pairs, at least 1 (nw_gpu_call_size) */
 	char *err;
 	size_t errlen;
 };
+/* Sets g->grow for a call of n pairs (nw_gpu_expect). */
+void nw_gpu_call_size(nw_gpu_t *g, int64_t n);
 
 /* The batch b on the device: a slot that holds the same contents (this engine's, or the
  * shared batch of this engine or of its peer), or the least recently used slot of the

@@ -450,6 +450,7 @@ extern "C" int nw_gpu_paths(nw_gpu_t *g, const nw_align_params_t *p, const nw_ba
 	g->err = err;
 	g->errlen = errlen;
 	err[0] = 0;
+	nw_gpu_call_size(g, n);
 	if (n <= 0) return 0;
 	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
 	const nw_dseqs_t *qs, *rs;

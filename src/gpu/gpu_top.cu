@@ -92,6 +92,7 @@ extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batc
 	g->err = err;
 	g->errlen = errlen;
 	*n_kept = 0;
+	nw_gpu_call_size(g, 0); /* its calls are of a chunk's size from the first */
 	if (n <= 0 || n_ref <= 0 || top <= 0) return 0;
 	if (n % n_ref != 0 || n_ref > UINT32_MAX) {
 		snprintf(err, errlen, "GPU engine: --top needs whole queries (%lld pairs, %lld references)",

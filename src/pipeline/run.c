@@ -558,42 +558,46 @@ out:;
 		char ignored[16];
 		nw_writer_close(run.writer, ignored, sizeof ignored);
 	}
-	for (int b = 0; b < 2; b++) {
-		chunk_buf_t *c = &run.bufs[b];
-		for (int64_t k = 0; k < c->top_cap; k++)
-			nw_result_free(&c->top_res[k]);
-		free(c->top_res);
-		free(c->top_pairs);
-		if (c->cap == 0) /* none, or bufs[0]'s (--top) */
-			continue;
-		for (int64_t k = 0; k < c->cap; k++)
-			nw_result_free(&c->res[k]);
-		free(c->res);
-		free(c->pairs);
-	}
-	for (int64_t k = 0; run.rc_res && k < run.scratch_cap; k++)
-		nw_result_free(&run.rc_res[k]);
-	free(run.rc_res);
-	free(run.sub_res); /* copies only: the CIGARs are owned by res, top_res and rc_res */
-	free(run.need);
-	free(run.sub_pairs);
-	if (feeder_ready)
-		nw_feeder_free(&feeder);
-	if (parts_ready)
-		nw_parts_free(&parts);
-	free(refs.name);
-	nw_batch_free(&rb);
-	nw_batch_free(&sam_refs);
-	nw_reader_close(qr);
-	nw_reader_close(rr);
 	/* a command line that ends its process next leaves an opened GPU as it is: releasing
 	 * its memory and context would cost the process's end nothing less (the driver does
 	 * it as the device's descriptors close), and nw_exit_leaving_device does that after
-	 * the caller has its status */
+	 * the caller has its status. Its memory goes with the process too: the output is
+	 * written and flushed above, and freeing a million results' paths one by one took
+	 * tens of milliseconds. */
 	nw_gpu_opener_finish(&opener); /* an opener not joined: an error came first */
 	/* NW_EXIT_HELPER=1, a test hook: the same end without a GPU (tests/exit_helper.sh) */
 	const char *hook = getenv("NW_EXIT_HELPER");
 	const int leave = opt->leave_device && (run.gpu || (hook && !strcmp(hook, "1")));
+	if (!leave) {
+		for (int b = 0; b < 2; b++) {
+			chunk_buf_t *c = &run.bufs[b];
+			for (int64_t k = 0; k < c->top_cap; k++)
+				nw_result_free(&c->top_res[k]);
+			free(c->top_res);
+			free(c->top_pairs);
+			if (c->cap == 0) /* none, or bufs[0]'s (--top) */
+				continue;
+			for (int64_t k = 0; k < c->cap; k++)
+				nw_result_free(&c->res[k]);
+			free(c->res);
+			free(c->pairs);
+		}
+		for (int64_t k = 0; run.rc_res && k < run.scratch_cap; k++)
+			nw_result_free(&run.rc_res[k]);
+		free(run.rc_res);
+		free(run.sub_res); /* copies only: the CIGARs are owned by res, top_res and rc_res */
+		free(run.need);
+		free(run.sub_pairs);
+		if (feeder_ready)
+			nw_feeder_free(&feeder);
+		if (parts_ready)
+			nw_parts_free(&parts);
+		free(refs.name);
+		nw_batch_free(&rb);
+		nw_batch_free(&sam_refs);
+		nw_reader_close(qr);
+		nw_reader_close(rr);
+	}
 	if (leave) {
 		device_left_open = 1;
 	} else {

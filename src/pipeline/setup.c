@@ -322,6 +322,10 @@ static int take_gpu(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 	if (run->gpu && nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
 		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu);
 	nw_lanes_init(&run->lanes, run->gpu, run->opt);
+	/* zip's sets grow to batch_records pairs (nw_feeder_t's ramp), cut over the lanes: the
+	 * engines size their buffers for that from the first set they take */
+	if (run->gpu && run->opt->pairing == NW_PAIRS_ZIP && run->lanes.n > 0)
+		nw_gpu_expect(run->gpu, run->opt->batch_records / run->lanes.n);
 	return 0;
 }
 
