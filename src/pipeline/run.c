@@ -562,8 +562,8 @@ out:;
 	 * its memory and context would cost the process's end nothing less (the driver does
 	 * it as the device's descriptors close), and nw_exit_leaving_device does that after
 	 * the caller has its status. Its memory goes with the process too: the output is
-	 * written and flushed above, and freeing a million results' paths one by one took
-	 * tens of milliseconds. */
+	 * written and flushed above, and freeing every result's path one by one would only
+	 * delay the status. */
 	nw_gpu_opener_finish(&opener); /* an opener not joined: an error came first */
 	/* NW_EXIT_HELPER=1, a test hook: the same end without a GPU (tests/exit_helper.sh) */
 	const char *hook = getenv("NW_EXIT_HELPER");
@@ -597,13 +597,11 @@ out:;
 		nw_batch_free(&sam_refs);
 		nw_reader_close(qr);
 		nw_reader_close(rr);
-	}
-	if (leave) {
-		device_left_open = 1;
-	} else {
 		nw_lanes_close(&run.lanes);
 		if (run.gpu)
 			nw_gpu_close(run.gpu);
+	} else {
+		device_left_open = 1;
 	}
 	for (int t = 0; t < run.n_cpu_ws; t++)
 		nw_workspace_free(run.cpu_ws[t]);
