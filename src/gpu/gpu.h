@@ -68,8 +68,8 @@ int nw_gpu_preload(nw_gpu_t *g, const nw_batch_t *b, char *err, size_t errlen);
 void nw_gpu_set_peer(nw_gpu_t *g, const nw_gpu_t *peer);
 /* g's calls will reach about pairs pairs (a stream's full batches, after smaller first
  * ones): a buffer that grows for a call of fewer pairs is sized in proportion for that
- * many, so that the buffers grow once, not at every larger batch (each growth waits for
- * the whole device). 0: no expectation. */
+ * many (up to a few hundred megabytes), so that the buffers grow once, not at every
+ * larger batch (each growth waits for the whole device). 0: no expectation. */
 void nw_gpu_expect(nw_gpu_t *g, int64_t pairs);
 /* The device's memory in bytes (cudaMemGetInfo's total), or the limit set on g when that
  * is lower; 0 when unknown. */

@@ -51,18 +51,22 @@ extern "C" void nw_gpu_set_memory_limit(nw_gpu_t *g, uint64_t bytes)
 
 /* The size to allocate for a buffer that must hold bytes in this call: a quarter more, and
  * in proportion for the calls expected (nw_gpu_expect), so that growing batches reallocate
- * rarely. */
-static size_t nw_grown(const nw_gpu_t *g, size_t bytes)
+ * rarely; but the expectation sizes only buffers that stay within cap bytes: the calls of
+ * long pairs stay far below the pairs expected, and their large buffers would hold device
+ * memory that others need, or pin host memory, whose allocation is slow. */
+#define NW_EXPECT_DEVICE_MAX ((double)(256u << 20))
+#define NW_EXPECT_PINNED_MAX ((double)(32u << 20))
+static size_t nw_grown(const nw_gpu_t *g, size_t bytes, double cap)
 {
-	const double f = g && g->grow > 1 ? g->grow : 1;
-	const double want = (double)bytes * f * 1.25;
+	const double f = g && g->grow > 1 ? g->grow : 1, b = (double)bytes;
+	const double want = b * f * 1.25 <= cap ? b * f * 1.25 : b * 1.25;
 	return want < (double)(SIZE_MAX / 2) ? (size_t)want : bytes;
 }
 
 int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes)
 {
 	if (bytes <= b->cap) return 0;
-	size_t want = nw_grown(g, bytes); /* headroom: fewer reallocations as batches grow */
+	size_t want = nw_grown(g, bytes, NW_EXPECT_DEVICE_MAX); /* headroom: fewer reallocations */
 	if (b->p) {
 		NW_CUDA_CHECK(g, cudaDeviceSynchronize()); /* any stream may still use it */
 		NW_CUDA_CHECK(g, cudaFree(b->p));
@@ -100,7 +104,7 @@ void nw_dbuf_free(nw_dbuf_t *b)
 int nw_hbuf_reserve(nw_gpu_t *g, nw_hbuf_t *b, size_t bytes)
 {
 	if (bytes <= b->cap) return 0;
-	size_t want = nw_grown(g, bytes);
+	size_t want = nw_grown(g, bytes, NW_EXPECT_PINNED_MAX);
 	if (b->p) {
 		/* copies in flight may still read or write the old buffer */
 		NW_CUDA_CHECK(g, cudaDeviceSynchronize());
