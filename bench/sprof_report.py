@@ -3,7 +3,7 @@
 # interrupted function, with the inlined function it was in after '<'), inclusive counts
 # (each function once a sample), and with CALLERS=f,g the commonest callers of f and g.
 # BIN's offsets are named by addr2line; other libraries' by their dynamic symbols.
-import sys, subprocess, collections
+import collections, os, subprocess, sys
 binp, path = sys.argv[1], sys.argv[2]
 lines = [l.rstrip('\n').split(';') for l in open(path)]
 base = binp.rsplit('/', 1)[-1]
@@ -23,10 +23,10 @@ def nm(f):
     if f in names: return names[f]
     if '+' in f: return f.split('+')[0]
     return f
+samples = [[nm(f) for f in s] for s in lines]  # each frame named once
 selfc, incl = collections.Counter(), collections.Counter()
-N = len(lines)
-for s in lines:
-    fr = [nm(f) for f in s]
+N = len(samples)
+for fr in samples:
     selfc[fr[0]] += 1
     for f in set(x.split('<')[0] for x in fr): incl[f] += 1
 print(f"{N} samples")
@@ -34,12 +34,11 @@ print("self:")
 for f, c in selfc.most_common(25): print(f"  {100*c/N:5.1f}% {f}")
 print("inclusive:")
 for f, c in incl.most_common(40): print(f"  {100*c/N:5.1f}% {f}")
-import os
 for tgt in os.environ.get('CALLERS', '').split(','):
     if not tgt: continue
     c = collections.Counter()
-    for s in lines:
-        fr = [nm(f).split('<')[0] for f in s]
+    for fr in samples:
+        fr = [x.split('<')[0] for x in fr]
         if fr[0].startswith(tgt):
             c[' <- '.join(fr[1:5])] += 1
     print(f"callers of {tgt}:")

@@ -50,17 +50,7 @@ static int cigar_reserve(nw_result_t *res, int64_t need)
 
 int nw_cigar_reserve(nw_result_t *res, int64_t n)
 {
-	if (n <= res->m_cigar && res->cigar)
-		return 0;
-	if (n < 1 || (uint64_t)n > SIZE_MAX / sizeof(uint32_t) - 16)
-		return n < 1 ? 0 : NW_ERR_MEMORY;
-	n = (n + 15) & ~(int64_t)15; /* a result's buffer serves the paths of later chunks too */
-	uint32_t *p = realloc(res->cigar, (size_t)n * sizeof(uint32_t));
-	if (!p)
-		return NW_ERR_MEMORY;
-	res->cigar = p;
-	res->m_cigar = n;
-	return 0;
+	return n < 1 ? 0 : cigar_reserve(res, n); /* no buffer for a path of no runs */
 }
 
 int nw_cigar_push(nw_result_t *res, uint32_t op, int64_t len)

@@ -6,9 +6,9 @@
  * kernel closes the descriptors either way). So the process starts a helper that shares
  * its memory (clone with CLONE_VM: nothing is copied) and has a copy of its descriptor
  * table; the helper closes every descriptor but the device's (stdin, stdout, stderr, any
- * pipe a caller waits on) and waits for its parent to end (PR_SET_PDEATHSIG). The parent ends at once: the memory and the device's descriptors,
- * still the helper's, are not released then, but when the helper ends, after the caller
- * has its status. The output, the status and every message are the parent's, as before;
+ * pipe a caller waits on) and waits for its parent to end (PR_SET_PDEATHSIG). The parent
+ * ends at once: the memory and the device's descriptors, still the helper's, are not
+ * released then, but when the helper ends, after the caller has its status. The output, the status and every message are the parent's, as before;
  * only the device is released a moment later, by the helper.
  *
  * The helper runs on a stack of its own in the parent's memory, which the parent no longer
