@@ -6,6 +6,7 @@
 
 #include "cpu_inter.h"
 #include "cpu_isa.h"
+#include "lane_codes.h"
 #include "path.h"
 
 /* ---------------------------------------------------------------- the template, per set */
@@ -269,7 +270,7 @@ static int pass_memory(nw_workspace_t *ws, inter_pass_t *ps, int lanes, int64_t 
 
 /* The lanes' codes of a match/mismatch or table pass over lane l's q[l][0..m) and
  * r[l][0..n) (ps->m, ps->n), reversed when rev; padding past them. */
-static void fill_codes(const inter_pass_t *ps, int lanes, int16_t *qc, int16_t *rc,
+static void fill_codes(int isa, const inter_pass_t *ps, int lanes, int16_t *qc, int16_t *rc,
 		       uint8_t *const *q, uint8_t *const *r, int rev, int K)
 {
 	const int table = ps->form == INTER_TABLE;
@@ -278,29 +279,13 @@ static void fill_codes(const inter_pass_t *ps, int lanes, int16_t *qc, int16_t *
 		qmap[c] = (int16_t)(table ? 32 * c : c < K ? c : MM_Q_OTHER + c);
 		rmap[c] = (int16_t)(table ? c : c < K ? c : MM_R_OTHER + c);
 	}
-	const int16_t qpad = (int16_t)(table ? 32 * INTER_TABLE_PAD : MM_Q_PAD);
-	const int16_t rpad = (int16_t)(table ? INTER_TABLE_PAD : MM_R_PAD);
-	const int64_t cols = step_cols(ps->cols);
-	for (int l = 0; l < lanes; l++) {
-		const int64_t m = ps->m[l] < ps->rows ? ps->m[l] : ps->rows;
-		const int64_t n = ps->n[l] < cols ? ps->n[l] : cols;
-		int64_t i = 0, j = 0;
-		if (rev) {
-			for (; i < m; i++)
-				qc[i * lanes + l] = qmap[q[l][ps->m[l] - 1 - i]];
-			for (; j < n; j++)
-				rc[j * lanes + l] = rmap[r[l][ps->n[l] - 1 - j]];
-		} else {
-			for (; i < m; i++)
-				qc[i * lanes + l] = qmap[q[l][i]];
-			for (; j < n; j++)
-				rc[j * lanes + l] = rmap[r[l][j]];
-		}
-		for (; i < ps->rows; i++)
-			qc[i * lanes + l] = qpad;
-		for (; j < cols; j++)
-			rc[j * lanes + l] = rpad;
-	}
+	nw_lane_fill_t f = {.vl = lanes, .bytes = 2, .count = ps->rows, .rev = rev, .map = qmap,
+			    .pad = (int16_t)(table ? 32 * INTER_TABLE_PAD : MM_Q_PAD)};
+	nw_lane_codes(isa, &f, qc, (const uint8_t *const *)q, ps->m);
+	f.count = step_cols(ps->cols);
+	f.map = rmap;
+	f.pad = (int16_t)(table ? INTER_TABLE_PAD : MM_R_PAD);
+	nw_lane_codes(isa, &f, rc, (const uint8_t *const *)r, ps->n);
 }
 
 /* The table form's scores: t[q * 32 + r]; the padding code and unused codes score
@@ -315,33 +300,15 @@ static void fill_table(const nw_scoring_t *sc, int32_t *t)
 
 /* A profile pass's reference codes: lane l's r[l][0..n[l]) (reversed when rev) over cols
  * columns, the padding code past it, in 16-bit lanes or, when narrow, in 8-bit lanes. */
-static void fill_profile_codes(void *rc, int narrow, int vl, int64_t cols, const int32_t *n,
-			       uint8_t *const *r, int rev, int pad)
+static void fill_profile_codes(int isa, void *rc, int narrow, int vl, int64_t cols,
+			       const int32_t *n, uint8_t *const *r, int rev, int pad)
 {
-	/* 64 columns at a time (their vectors stay in the first cache level), lane by lane */
-#define FILL_LANES(T)                                                                        \
-	for (int64_t j0 = 0; j0 < cols; j0 += 64) {                                          \
-		const int64_t j1 = cols - j0 < 64 ? cols : j0 + 64;                          \
-		for (int l = 0; l < vl; l++) {                                               \
-			T *dst = (T *)rc + l;                                                \
-			const int64_t len = n[l] < j1 ? n[l] : j1;                           \
-			const uint8_t *src = r[l];                                           \
-			int64_t j = j0;                                                      \
-			if (rev)                                                             \
-				for (; j < len; j++)                                         \
-					dst[j * vl] = (T)src[n[l] - 1 - j];                  \
-			else                                                                 \
-				for (; j < len; j++)                                         \
-					dst[j * vl] = (T)src[j];                             \
-			for (; j < j1; j++)                                                  \
-				dst[j * vl] = (T)pad;                                        \
-		}                                                                            \
-	}
-	if (narrow)
-		FILL_LANES(int8_t)
-	else
-		FILL_LANES(int16_t)
-#undef FILL_LANES
+	int16_t same[NW_MAX_CODES];
+	for (int c = 0; c < NW_MAX_CODES; c++)
+		same[c] = (int16_t)c;
+	const nw_lane_fill_t f = {.vl = vl, .bytes = narrow ? 1 : 2, .count = cols, .rev = rev,
+				  .map = same, .pad = (int16_t)pad};
+	nw_lane_codes(isa, &f, rc, (const uint8_t *const *)r, n);
 }
 
 /* A lane's direction bits: the nibble of cell (i, j) in the group's words. */
@@ -428,7 +395,7 @@ static int group_paths(nw_workspace_t *ws, const nw_align_params_t *p, int isa, 
 		fill_table(sc, table);
 		ps.table = table;
 	}
-	fill_codes(&ps, lanes, qc, rc, qs, rs, 0, K);
+	fill_codes(isa, &ps, lanes, qc, rc, qs, rs, 0, K);
 	ps.qc = qc, ps.rc = rc;
 	inter_hits_t hit;
 	nw_inter_pass(isa, &ps, &hit);
@@ -460,11 +427,14 @@ static int unpack_group(nw_workspace_t *ws, const nw_batch_t *qb, const nw_batch
 		*maxq = qlen[l] > *maxq ? qlen[l] : *maxq;
 		*maxr = rlen[l] > *maxr ? rlen[l] : *maxr;
 	}
+	/* NW_LANE_SLACK bytes before the first sequence and after the last: nw_lane_codes
+	 * reads a few bytes around each */
 	size_t stride = (size_t)(*maxq + *maxr);
-	if (nw_ws_grow((void **)&ws->inter_seq, &ws->inter_seq_cap, stride * used + 1) < 0)
+	if (nw_ws_grow((void **)&ws->inter_seq, &ws->inter_seq_cap,
+		       stride * used + 2 * NW_LANE_SLACK) < 0)
 		return NW_ERR_MEMORY;
 	for (int l = 0; l < used; l++) {
-		q[l] = ws->inter_seq + stride * l;
+		q[l] = ws->inter_seq + NW_LANE_SLACK + stride * l;
 		r[l] = q[l] + *maxq;
 		/* the lanes of a profile group share their query: unpacked once, read by all
 		 * (the lanes' sequences are only read) */
@@ -515,7 +485,7 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		ps.n[l] = l < used ? (int32_t)rlen[l] : 0;
 	}
 	if (mm) {
-		fill_codes(&ps, lanes, qc, rc, q, r, 0, K);
+		fill_codes(isa, &ps, lanes, qc, rc, q, r, 0, K);
 		ps.qc = qc;
 	} else { /* profile: one query for the group; padding scores min(0, min_score) */
 		int pad = sc->n_codes, low = sc->min_score < 0 ? sc->min_score : 0;
@@ -525,7 +495,7 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		for (int a = pad; a < NW_MAX_CODES; a++) /* the padding code, and unused ones */
 			for (int c = 0; c < sc->n_codes; c++)
 				st[a][c] = (int16_t)low;
-		fill_profile_codes(rc, narrow, vl, step_cols(maxr), ps.n, r, 0, pad);
+		fill_profile_codes(isa, rc, narrow, vl, step_cols(maxr), ps.n, r, 0, pad);
 		ps.form = INTER_PROFILE;
 		ps.qs = q[0];
 		ps.st = (const int16_t (*)[NW_MAX_CODES])st;
@@ -594,7 +564,7 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		rv.target[l] = empty ? 0 : (int32_t)rs->score;
 	}
 	if (mm) {
-		fill_codes(&rv, lanes, qc, rc, q, r, 1, K);
+		fill_codes(isa, &rv, lanes, qc, rc, q, r, 1, K);
 		rv.qc = qc, rv.rc = rc;
 	} else {
 		/* the reversed prefixes of one query are suffixes of the reversed query:
@@ -607,7 +577,7 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		rv.qs = qrev;
 		for (int l = 0; l < vl; l++)
 			rv.top[l] = (int32_t)(M - rv.m[l]);
-		fill_profile_codes(rc, narrow, vl, step_cols(rr), rv.n, r, 1, sc->n_codes);
+		fill_profile_codes(isa, rc, narrow, vl, step_cols(rr), rv.n, r, 1, sc->n_codes);
 		rv.rc = rc;
 	}
 	nw_inter_pass(isa, &rv, &hit);
