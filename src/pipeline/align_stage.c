@@ -523,6 +523,8 @@ int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb
 		out_res = run->cb->top_res;
 	}
 	if (!on_device) {
+		if ((ret = nw_chunk_res(run, n, err, errlen)) < 0)
+			return ret;
 		out_pairs = run->cb->pairs;
 		out_res = run->cb->res;
 		if ((ret = score_strands(run, &sp, set, rb, run->cb->pairs, run->cb->res, n, err,

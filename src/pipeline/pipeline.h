@@ -29,8 +29,9 @@
  * share one pairs and res (bufs[0]'s): a chunk of all against all holds millions. */
 typedef struct {
 	nw_pair_t *pairs;
-	nw_result_t *res;
-	int64_t cap;                 /* of pairs and res when this buffer owns them */
+	nw_result_t *res;            /* with --top, made only when the host ranks (nw_chunk_res) */
+	int64_t cap;                 /* of pairs when this buffer owns them */
+	int64_t res_cap;             /* of res when this buffer owns it */
 	nw_pair_t *top_pairs;        /* --top: the kept pairs and their results */
 	nw_result_t *top_res;
 	int64_t top_cap;
@@ -168,6 +169,9 @@ void nw_progress(run_t *run, int final);
 /* run.c: the other chunk buffer as run->cb, with room for n pairs (n_top kept by --top),
  * once the write stage is done with what it held. */
 int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen);
+/* run.c: room for n results in run->cb->res. A --top chunk ranked on the device never
+ * needs one a pair, so nw_next_chunk leaves them to this. */
+int nw_chunk_res(run_t *run, int64_t n, char *err, size_t errlen);
 
 /* partitions.c: all vs all with --top when the references do not fit in memory. */
 typedef struct {

@@ -69,11 +69,14 @@ int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen
 	c->written_as = -1;
 	chunk_buf_t *own = run->opt->top > 0 ? &run->bufs[0] : c; /* of pairs and res */
 	const int64_t old = own->cap, old_top = c->top_cap, old_scratch = run->scratch_cap;
-	if (n > old && (grow_pairs(&own->pairs, n) < 0 || grow_results(&own->res, old, n) < 0))
+	if (n > old && grow_pairs(&own->pairs, n) < 0)
 		goto oom;
 	if (n > old)
 		own->cap = n;
 	c->pairs = own->pairs;
+	/* --top: a result a pair only where the host ranks them (nw_chunk_res) */
+	if (run->opt->top == 0 && nw_chunk_res(run, n, err, errlen) < 0)
+		return NW_ERR_MEMORY;
 	c->res = own->res;
 	if (run->opt->top > 0 && n_top > old_top) {
 		if (grow_pairs(&c->top_pairs, n_top) < 0 ||
@@ -92,6 +95,21 @@ int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen
 oom:
 	snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
 	return NW_ERR_MEMORY;
+}
+
+/* See pipeline.h. */
+int nw_chunk_res(run_t *run, int64_t n, char *err, size_t errlen)
+{
+	chunk_buf_t *own = run->opt->top > 0 ? &run->bufs[0] : run->cb;
+	if (n > own->res_cap) {
+		if (grow_results(&own->res, own->res_cap, n) < 0) {
+			snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
+			return NW_ERR_MEMORY;
+		}
+		own->res_cap = n;
+	}
+	run->cb->res = own->res;
+	return 0;
 }
 
 /* Wait until the write stage is done with every chunk but the last one. */
@@ -575,12 +593,13 @@ out:;
 				nw_result_free(&c->top_res[k]);
 			free(c->top_res);
 			free(c->top_pairs);
-			if (c->cap == 0) /* none, or bufs[0]'s (--top) */
-				continue;
-			for (int64_t k = 0; k < c->cap; k++)
+			/* (under --top, bufs[1] uses bufs[0]'s and owns none) */
+			for (int64_t k = 0; k < c->res_cap; k++)
 				nw_result_free(&c->res[k]);
-			free(c->res);
-			free(c->pairs);
+			if (c->res_cap)
+				free(c->res);
+			if (c->cap)
+				free(c->pairs);
 		}
 		for (int64_t k = 0; run.rc_res && k < run.scratch_cap; k++)
 			nw_result_free(&run.rc_res[k]);
