@@ -101,8 +101,10 @@ static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *
 	if (!*started && verbose) NW_CUDA_CHECK(g, cudaEventRecord(g->ev[2], g->stream));
 	const size_t ib = (*item_off + ni) * sizeof(nw_item_t), lb = (*launch_off + nl) * sizeof(uint32_t);
 	if (ib > pl.hitems.cap || ib > g->items.cap || lb > g->counters.cap) {
-		/* growing frees the buffers that queued launches read: let them finish */
-		NW_CUDA_CHECK(g, cudaDeviceSynchronize());
+		/* the items start over at offset 0: the copies from the pinned ones and the
+		 * launches that read the device's must be done (this engine's streams) */
+		NW_TRY(nw_streams_join(g));
+		NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
 		*item_off = *launch_off = 0;
 		NW_TRY(nw_hbuf_reserve(g, &pl.hitems, ni * sizeof(nw_item_t)));
 		NW_TRY(nw_dbuf_reserve(g, &g->items, ni * sizeof(nw_item_t)));

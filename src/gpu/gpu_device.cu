@@ -19,13 +19,23 @@ int nw_gpu_fail(nw_gpu_t *g, cudaError_t e, const char *what, const char *file, 
 	return NW_ERR_GPU;
 }
 
-size_t nw_gpu_mem_avail(const nw_gpu_t *g)
+/* nw_gpu_mem_avail, counting `freeing` bytes about to be freed in stream order as free */
+static size_t nw_mem_avail_with(const nw_gpu_t *g, size_t freeing)
 {
 	size_t fr = 0, tot = 0;
 	if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) {
 		(void)cudaGetLastError();
 		return 0;
 	}
+	/* what the stream-ordered pool holds unused is free to this process's allocations */
+	cudaMemPool_t pool;
+	uint64_t reserved = 0, used = 0;
+	if (cudaDeviceGetDefaultMemPool(&pool, g ? g->device : 0) == cudaSuccess &&
+	    cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
+	    cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess && reserved > used)
+		fr += (size_t)(reserved - used);
+	(void)cudaGetLastError();
+	fr += freeing;
 	size_t avail = fr > NW_MEM_RESERVE ? fr - NW_MEM_RESERVE : 0;
 	if (g && g->mem_limit) {
 		const size_t left = g->mem_limit > g->mem_used ? g->mem_limit - g->mem_used : 0;
@@ -33,6 +43,8 @@ size_t nw_gpu_mem_avail(const nw_gpu_t *g)
 	}
 	return avail;
 }
+
+size_t nw_gpu_mem_avail(const nw_gpu_t *g) { return nw_mem_avail_with(g, 0); }
 
 extern "C" uint64_t nw_gpu_memory_total(const nw_gpu_t *g)
 {
@@ -47,6 +59,13 @@ extern "C" uint64_t nw_gpu_memory_total(const nw_gpu_t *g)
 extern "C" void nw_gpu_set_memory_limit(nw_gpu_t *g, uint64_t bytes)
 {
 	g->mem_limit = (size_t)bytes;
+	/* within a limit, the pool returns what is freed at every synchronisation (its
+	 * default), so that the process holds no more than its buffers (see nw_gpu_open) */
+	cudaMemPool_t pool;
+	uint64_t none = 0;
+	if (cudaDeviceGetDefaultMemPool(&pool, g->device) == cudaSuccess)
+		cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &none);
+	(void)cudaGetLastError();
 }
 
 /* The size to allocate for a buffer that must hold bytes in this call: a quarter more, and
@@ -63,25 +82,59 @@ static size_t nw_grown(const nw_gpu_t *g, size_t bytes, double cap)
 	return want < (double)(SIZE_MAX / 2) ? (size_t)want : bytes;
 }
 
+/* See gpu_internal.cuh; nw_streams_fork: the side streams wait for the main one's work. */
+int nw_streams_join(nw_gpu_t *g)
+{
+	for (int k = 0; k < NW_STREAMS; k++) {
+		NW_CUDA_CHECK(g, cudaEventRecord(g->sev[k], g->side[k]));
+		NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->stream, g->sev[k], 0));
+	}
+	return 0;
+}
+
+static int nw_streams_fork(nw_gpu_t *g)
+{
+	NW_CUDA_CHECK(g, cudaEventRecord(g->ev_up, g->stream));
+	for (int k = 0; k < NW_STREAMS; k++) NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->side[k], g->ev_up, 0));
+	return 0;
+}
+
+/* A device buffer grows in stream order (cudaFreeAsync, cudaMallocAsync on the engine's main
+ * stream, after the side streams' work and before theirs to come): the host does not wait,
+ * and neither do the other engines, where cudaFree and cudaMalloc would synchronise the
+ * whole device (engine lanes, src/pipeline/gpu_lanes.c, grow their buffers while the
+ * others' kernels run). */
 int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes)
 {
 	if (bytes <= b->cap) return 0;
 	size_t want = nw_grown(g, bytes, NW_EXPECT_DEVICE_MAX); /* headroom: fewer reallocations */
-	if (b->p) {
-		NW_CUDA_CHECK(g, cudaDeviceSynchronize()); /* any stream may still use it */
-		NW_CUDA_CHECK(g, cudaFree(b->p));
-		g->mem_used -= b->cap;
-		b->p = NULL;
-		b->cap = 0;
-	}
-	size_t avail = nw_gpu_mem_avail(g);
+	g->mem_used -= b->cap;
+	const size_t avail = nw_mem_avail_with(g, b->cap);
 	if (want > avail) want = bytes;
 	if (want > avail) {
+		g->mem_used += b->cap;
 		if (g->err)
 			snprintf(g->err, g->errlen, "GPU memory: need %zu bytes, %zu free", bytes, avail);
 		return NW_ERR_MEMORY;
 	}
-	NW_CUDA_CHECK(g, cudaMalloc(&b->p, want));
+	if (b->p) {
+		NW_TRY(nw_streams_join(g));
+		NW_CUDA_CHECK(g, cudaFreeAsync(b->p, g->stream));
+		b->p = NULL;
+		b->cap = 0;
+	}
+	if (cudaMallocAsync(&b->p, want, g->stream) != cudaSuccess) {
+		/* the pool may hold what was just freed: back to the driver once it is free */
+		(void)cudaGetLastError();
+		b->p = NULL;
+		NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+		cudaMemPool_t pool;
+		if (cudaDeviceGetDefaultMemPool(&pool, g->device) == cudaSuccess) cudaMemPoolTrimTo(pool, 0);
+		(void)cudaGetLastError();
+		want = bytes;
+		NW_CUDA_CHECK(g, cudaMallocAsync(&b->p, want, g->stream));
+	}
+	NW_TRY(nw_streams_fork(g));
 	b->cap = want;
 	g->mem_used += want;
 	return 0;
@@ -96,7 +149,7 @@ int nw_dbuf_put(nw_gpu_t *g, nw_dbuf_t *b, const void *src, size_t bytes)
 
 void nw_dbuf_free(nw_dbuf_t *b)
 {
-	if (b->p) cudaFree(b->p);
+	if (b->p) cudaFreeAsync(b->p, 0); /* (stream-ordered allocations; the device is idle) */
 	b->p = NULL;
 	b->cap = 0;
 }
@@ -266,6 +319,9 @@ extern "C" int nw_gpu_preload(nw_gpu_t *g, const nw_batch_t *b, char *err, size_
 	nw_gpu_call_size(g, 0); /* a batch of its own size */
 	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
 	if (!nw_same(&g->shared, b)) {
+		/* the other engines read the references it replaces: their work must be done
+		 * (a buffer grows in this engine's stream order only, nw_dbuf_reserve) */
+		NW_CUDA_CHECK(g, cudaDeviceSynchronize());
 		NW_TRY(nw_upload(g, b, &g->shared));
 		NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
 	}
@@ -395,6 +451,13 @@ extern "C" nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen)
 		nw_gpu_close(g);
 		return NULL;
 	}
+	/* the stream-ordered pool (nw_dbuf_reserve) keeps what is freed for the next
+	 * allocations instead of returning it to the driver at every synchronisation */
+	cudaMemPool_t pool;
+	uint64_t keep = UINT64_MAX;
+	if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
+		cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+	(void)cudaGetLastError();
 	g->n_sm = prop.multiProcessorCount;
 	g->smem_optin = prop.sharedMemPerBlockOptin;
 	snprintf(g->desc, sizeof g->desc, "GPU %d: %s, %d SMs, %.1f GiB, compute %d.%d", device, prop.name,

@@ -73,8 +73,12 @@ typedef struct {
 } nw_dbuf_t;
 
 /* Grow-only: reallocates only when bytes > cap, never beyond what cudaMemGetInfo reports
- * free (minus a reserve). */
+ * free (minus a reserve). The growth is stream-ordered on g's streams (the old buffer freed
+ * after their work so far, the new one ready for their work to come): other engines' work
+ * and the host do not wait. */
 int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes);
+/* g's main stream waits for the work queued on its side streams so far. */
+int nw_streams_join(nw_gpu_t *g);
 int nw_dbuf_put(nw_gpu_t *g, nw_dbuf_t *b, const void *src, size_t bytes);
 void nw_dbuf_free(nw_dbuf_t *b);
 /* Bytes that may still be allocated (free memory minus a reserve). */
