@@ -8,8 +8,9 @@
  * table; the helper closes every descriptor but the device's (stdin, stdout, stderr, any
  * pipe a caller waits on) and waits for its parent to end (PR_SET_PDEATHSIG). The parent
  * ends at once: the memory and the device's descriptors, still the helper's, are not
- * released then, but when the helper ends, after the caller has its status. The output, the status and every message are the parent's, as before;
- * only the device is released a moment later, by the helper.
+ * released then, but when the helper ends, after the caller has its status. The output,
+ * the status and every message are the parent's, as before; only the device is released a
+ * moment later, by the helper.
  *
  * The helper runs on a stack of its own in the parent's memory, which the parent no longer
  * touches, and makes system calls only: it closes the descriptors listed before the clone,

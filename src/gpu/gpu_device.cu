@@ -56,16 +56,22 @@ extern "C" uint64_t nw_gpu_memory_total(const nw_gpu_t *g)
 	return g && g->mem_limit && g->mem_limit < tot ? g->mem_limit : tot;
 }
 
+/* The device's stream-ordered pool (nw_dbuf_reserve) keeps up to `keep` freed bytes for the
+ * next allocations, returning the rest to the driver at each synchronisation. */
+static void nw_pool_keep(int device, uint64_t keep)
+{
+	cudaMemPool_t pool;
+	if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
+		cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+	(void)cudaGetLastError();
+}
+
 extern "C" void nw_gpu_set_memory_limit(nw_gpu_t *g, uint64_t bytes)
 {
 	g->mem_limit = (size_t)bytes;
-	/* within a limit, the pool returns what is freed at every synchronisation (its
-	 * default), so that the process holds no more than its buffers (see nw_gpu_open) */
-	cudaMemPool_t pool;
-	uint64_t none = 0;
-	if (cudaDeviceGetDefaultMemPool(&pool, g->device) == cudaSuccess)
-		cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &none);
-	(void)cudaGetLastError();
+	/* within a limit, nothing (the pool's default): the process holds its buffers only,
+	 * but for one a growth replaces until the engine's next synchronisation */
+	nw_pool_keep(g->device, 0);
 }
 
 /* The size to allocate for a buffer that must hold bytes in this call: a quarter more, and
@@ -451,13 +457,9 @@ extern "C" nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen)
 		nw_gpu_close(g);
 		return NULL;
 	}
-	/* the stream-ordered pool (nw_dbuf_reserve) keeps what is freed for the next
-	 * allocations instead of returning it to the driver at every synchronisation */
-	cudaMemPool_t pool;
-	uint64_t keep = UINT64_MAX;
-	if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
-		cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-	(void)cudaGetLastError();
+	/* everything freed stays in the pool for the next allocations (nw_gpu_set_memory_limit
+	 * undoes it under a limit) */
+	nw_pool_keep(device, UINT64_MAX);
 	g->n_sm = prop.multiProcessorCount;
 	g->smem_optin = prop.sharedMemPerBlockOptin;
 	snprintf(g->desc, sizeof g->desc, "GPU %d: %s, %d SMs, %.1f GiB, compute %d.%d", device, prop.name,

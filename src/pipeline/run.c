@@ -57,6 +57,13 @@ int nw_device_left_open(void)
 	return device_left_open;
 }
 
+/* The buffer that owns the pairs and results of chunk buffer c: its own, or under --top
+ * bufs[0]'s, which both share (only the kept results are written). */
+static chunk_buf_t *owner_of(run_t *run, chunk_buf_t *c)
+{
+	return run->opt->top > 0 ? &run->bufs[0] : c;
+}
+
 /* See pipeline.h: room for n pairs in every per-chunk array the run uses. */
 int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen)
 {
@@ -67,7 +74,7 @@ int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen
 	if (ret < 0)
 		return ret;
 	c->written_as = -1;
-	chunk_buf_t *own = run->opt->top > 0 ? &run->bufs[0] : c; /* of pairs and res */
+	chunk_buf_t *own = owner_of(run, c);
 	const int64_t old = own->cap, old_top = c->top_cap, old_scratch = run->scratch_cap;
 	if (n > old && grow_pairs(&own->pairs, n) < 0)
 		goto oom;
@@ -100,7 +107,7 @@ oom:
 /* See pipeline.h. */
 int nw_chunk_res(run_t *run, int64_t n, char *err, size_t errlen)
 {
-	chunk_buf_t *own = run->opt->top > 0 ? &run->bufs[0] : run->cb;
+	chunk_buf_t *own = owner_of(run, run->cb);
 	if (n > own->res_cap) {
 		if (grow_results(&own->res, own->res_cap, n) < 0) {
 			snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
