@@ -8,7 +8,8 @@
  * semiglobal start pass whose cells saturate in 16 bits far below its target.
  *
  * The inter-sequence passes (src/cpu/cpu_inter.c) against the per-pair CPU engine
- * (nw_cpu_align); and short reads inside long references.
+ * (nw_cpu_align); short reads inside long references; long global pairs through the
+ * 8-bit pass by differences.
  * Variants: scores and spans; end cells only; paths from the groups' own passes; and paths
  * of spans found beforehand, grouped by span (nw_inter_plan_paths, the pipeline's order).
  *
@@ -156,6 +157,10 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 		CHECK(nw_inter_plan_paths(&p, &qb, &rb, pairs, got, n, isa, &plan) == 0, "plan");
 	} else {
 		CHECK(nw_inter_plan(&p, &qb, &rb, pairs, n, isa, &plan) == 0, "plan");
+		int ma, mi, K;
+		if (mode == NW_MODE_GLOBAL && nw_scoring_mm(&c->sc, &ma, &mi, &K)) /* by differences */
+			CHECK(plan.narrow == (2 * ma + 4 * (c->sc.gap_open + c->sc.gap_extend) <= 126),
+			      "%s: %s global: narrow %d", nw_cpu_isa_name(isa), c->label, plan.narrow);
 	}
 	for (int64_t g = 0; g < plan.n_groups; g++) {
 		int64_t k0 = g ? plan.group_end[g - 1] : 0;
@@ -263,6 +268,62 @@ static void run_long_refs(int isa)
 		nw_inter_plan_free(&plan);
 		nw_workspace_free(ws);
 	}
+	nw_batch_free(&qb);
+	nw_batch_free(&rb);
+}
+
+/* Global pairs of 1,000-2,048 (mutated copies with indels, and unrelated pairs): long
+ * columns of differences in the 8-bit global pass (inter_diff_kernel.h), scores far
+ * outside 8 bits, every pair grouped in 8-bit groups. */
+static void run_long_global(int isa)
+{
+	enum { N = 80, L = 2048 };
+	char err[256];
+	scoring_case_t c = {.label = "dna 2/4 4+2L", .kind = 0};
+	CHECK(nw_scoring_dna(&c.sc, 2, 4, 4, 2, err, sizeof err) == 0, "%s", err);
+	nw_batch_t qb, rb;
+	nw_batch_init(&qb, NW_ALPHA_DNA);
+	nw_batch_init(&rb, NW_ALPHA_DNA);
+	static uint8_t q[L + 8], r[L + 8];
+	for (int k = 0; k < N; k++) {
+		int64_t m = rnd(1000, L), n = 0;
+		for (int64_t i = 0; i < m; i++)
+			q[i] = code(0);
+		for (int64_t i = 0; i < m && n < L; i++) { /* a copy with 2 % changes, or not */
+			int64_t e = k % 4 == 3 ? 0 : rnd(0, 199);
+			if (k % 4 == 3)
+				r[n++] = code(0);
+			else if (e == 0)
+				continue;
+			else if (e == 1 && n + 2 < L)
+				r[n++] = code(0), r[n++] = q[i];
+			else
+				r[n++] = e < 5 ? code(0) : q[i];
+		}
+		CHECK(nw_batch_push(&qb, "q", q, (uint32_t)m, NULL) == 0, "push");
+		CHECK(nw_batch_push(&rb, "r", r, (uint32_t)n, NULL) == 0, "push");
+	}
+	nw_pair_t pairs[N];
+	for (int k = 0; k < N; k++)
+		pairs[k] = (nw_pair_t){(uint32_t)k, (uint32_t)k};
+	nw_align_params_t p = {.mode = NW_MODE_GLOBAL, .sc = &c.sc};
+	static nw_result_t got[N], want[N];
+	nw_workspace_t *ws = nw_workspace_new();
+	nw_inter_plan_t plan;
+	CHECK(nw_inter_plan(&p, &qb, &rb, pairs, N, isa, &plan) == 0, "plan");
+	CHECK(plan.narrow && plan.n_rest == 0, "%s: long global: narrow %d, %lld pairs alone",
+	      nw_cpu_isa_name(isa), plan.narrow, (long long)plan.n_rest);
+	for (int64_t g = 0; g < plan.n_groups; g++)
+		CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got) == 0, "group");
+	for (int k = 0; k < N; k++) {
+		nw_batch_unpack(&qb, (int64_t)k, q);
+		nw_batch_unpack(&rb, (int64_t)k, r);
+		CHECK(nw_cpu_align(&p, q, qb.len[k], r, rb.len[k], ws, &want[k]) == 0, "align");
+		CHECK(same_result(&got[k], &want[k]), "%s: long global pair %d: got %lld, want %lld",
+		      nw_cpu_isa_name(isa), k, (long long)got[k].score, (long long)want[k].score);
+	}
+	nw_inter_plan_free(&plan);
+	nw_workspace_free(ws);
 	nw_batch_free(&qb);
 	nw_batch_free(&rb);
 }
@@ -537,7 +598,7 @@ static void run_team_targets(const scoring_case_t *c)
 
 int main(void)
 {
-	static scoring_case_t cases[8];
+	static scoring_case_t cases[10];
 	char err[256];
 	int nc = 0;
 	struct {
@@ -547,6 +608,7 @@ int main(void)
 		   {1, 1, 0, 1, 1, "dna 1/1 linear, IUPAC"},
 		   {5, 0, 3, 1, 1, "dna 5/0 3+1L, IUPAC"},
 		   {2, 3, 30, 1, 0, "dna 2/3 30+1L"}};
+	const int n_dna = (int)(sizeof dna / sizeof dna[0]);
 	for (size_t k = 0; k < sizeof dna / sizeof dna[0]; k++, nc++) {
 		cases[nc].label = dna[k].label;
 		cases[nc].kind = dna[k].kind;
@@ -568,6 +630,20 @@ int main(void)
 					mat[k].kind == 2 ? NW_ALPHA_PROTEIN : NW_ALPHA_DNA, mat[k].O,
 					mat[k].X, err, sizeof err) == 0, "%s", err);
 	}
+	/* the inter-sequence passes alone also take the 8-bit global pass's limits
+	 * (inter_diff_kernel.h): 2 ma + 4 (O + X) = 124, at the bound; a mismatch below z's
+	 * floor -2 (O + X). (2/3 30+1L above runs its global groups in 16 bits.) */
+	const int n_base = nc;
+	struct {
+		int ma, mi, O, X;
+		const char *label;
+	} edge[] = {{20, 1, 20, 1, "dna 20/1 20+1L"}, {1, 30, 10, 1, "dna 1/30 10+1L"}};
+	for (size_t k = 0; k < sizeof edge / sizeof edge[0]; k++, nc++) {
+		cases[nc].label = edge[k].label;
+		cases[nc].kind = 0;
+		CHECK(nw_scoring_dna(&cases[nc].sc, edge[k].ma, edge[k].mi, edge[k].O, edge[k].X,
+				     err, sizeof err) == 0, "%s", err);
+	}
 	const nw_mode_t modes[] = {NW_MODE_GLOBAL, NW_MODE_LOCAL, NW_MODE_SEMIGLOBAL};
 	int ran = 0;
 	for (int isa = 0; isa < NW_ISA_COUNT; isa++) {
@@ -578,14 +654,15 @@ int main(void)
 		}
 		ran++;
 		run_long_refs(isa);
-		for (int c = 5; c < nc; c++) /* the protein matrices */
+		run_long_global(isa);
+		for (int c = n_dna + 1; c < n_base; c++) /* the protein matrices */
 			run_narrow(isa, &cases[c]);
 		int64_t grouped_mm = 0, total_mm = 0, grouped_pr = 0, total_pr = 0;
 		for (int c = 0; c < nc; c++)
 			for (int m = 0; m < 3; m++)
 				for (int v = 0; v < 4; v++)
 					for (int all = 0; all < 2; all++) {
-						int mmform = c < 4;
+						int mmform = c < n_dna || c >= n_base;
 						run_case(isa, &cases[c], modes[m], v, all,
 							 mmform ? &grouped_mm : &grouped_pr,
 							 mmform ? &total_mm : &total_pr);
@@ -601,7 +678,7 @@ int main(void)
 		      nw_cpu_isa_name(isa), (long long)grouped_pr, (long long)total_pr);
 	}
 	CHECK(ran >= 1, "no instruction set ran");
-	for (int c = 0; c < nc; c++)
+	for (int c = 0; c < n_base; c++)
 		for (int m = 0; m < 3; m++) {
 			run_striped(&cases[c], modes[m], 30, 1, 1200, 0);
 			run_striped(&cases[c], modes[m], 1, 3000, 6000, 0);
@@ -610,7 +687,7 @@ int main(void)
 	 * its first column and top row fall below 16 bits and saturate there within the
 	 * 5,000-6,000 columns it runs, while the target (a copy of the read) lies far above
 	 * what a saturated cell can reach, so the whole pass runs in 16 bits. */
-	for (int c = 0; c < nc; c++) {
+	for (int c = 0; c < n_base; c++) {
 		run_team_ties(&cases[c]);
 		run_team_targets(&cases[c]);
 	}

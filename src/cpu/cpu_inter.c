@@ -50,6 +50,11 @@ void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
 #define MM_R_OTHER 0x200
 #define MM_Q_PAD 0x300
 #define MM_R_PAD 0x400
+/* The same in 8-bit lanes (codes below NW_MAX_CODES = 32 match) */
+#define MM8_Q_OTHER 0x40
+#define MM8_R_OTHER 0x60
+#define MM8_Q_PAD 0xff
+#define MM8_R_PAD 0xfe
 
 /* The lowest value of a pass over rows x cols, less one substitution and one gap: cells
  * lie above the all-gap paths to them (0 when local; the query-prefix gap when the
@@ -83,6 +88,15 @@ static int narrow_ok(const nw_align_params_t *p)
 	const nw_scoring_t *sc = p->sc;
 	return p->mode == NW_MODE_LOCAL && sc->max_score <= 127 && sc->min_score >= -127 &&
 	       sc->gap_open + sc->gap_extend <= 127;
+}
+
+/* 1 when the global groups of a match/mismatch plan run in 8-bit lanes, by differences
+ * (inter_diff_kernel.h): their intermediates stay within +-127. */
+static int diff_ok(const nw_align_params_t *p, int ma)
+{
+	const nw_scoring_t *sc = p->sc;
+	return p->mode == NW_MODE_GLOBAL && ma >= 0 &&
+	       2 * ma + 4 * ((int64_t)sc->gap_open + sc->gap_extend) <= 126;
 }
 
 /* Columns of a reverse (start) pass over rows that fit 16 bits: both its boundaries are
@@ -158,7 +172,8 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	/* NWALIGN_CPU_INTER=0: no groups; 16: groups in 16-bit lanes only (tests, benchmarks) */
 	const char *env = getenv("NWALIGN_CPU_INTER");
 	const int off = env && !strcmp(env, "0");
-	plan->narrow = !mm && !paths && narrow_ok(p) && !(env && !strcmp(env, "16"));
+	plan->narrow = !paths && (mm ? diff_ok(p, ma) : narrow_ok(p)) &&
+		       !(env && !strcmp(env, "16"));
 	const int group_lanes = plan->lanes * (plan->narrow ? 2 : 1);
 	sort_item_t *items = NULL;
 	int64_t n_items = 0;
@@ -269,22 +284,25 @@ static int pass_memory(nw_workspace_t *ws, inter_pass_t *ps, int lanes, int64_t 
 }
 
 /* The lanes' codes of a match/mismatch or table pass over lane l's q[l][0..m) and
- * r[l][0..n) (ps->m, ps->n), reversed when rev; padding past them. */
+ * r[l][0..n) (ps->m, ps->n), reversed when rev; padding past them. A narrow (8-bit)
+ * match/mismatch pass takes lanes twice as many codes of a byte. */
 static void fill_codes(int isa, const inter_pass_t *ps, int lanes, int16_t *qc, int16_t *rc,
 		       uint8_t *const *q, uint8_t *const *r, int rev, int K)
 {
-	const int table = ps->form == INTER_TABLE;
+	const int table = ps->form == INTER_TABLE, narrow = ps->narrow;
+	const int q_other = narrow ? MM8_Q_OTHER : MM_Q_OTHER, r_other = narrow ? MM8_R_OTHER : MM_R_OTHER;
 	int16_t qmap[NW_MAX_CODES], rmap[NW_MAX_CODES];
 	for (int c = 0; c < NW_MAX_CODES; c++) {
-		qmap[c] = (int16_t)(table ? 32 * c : c < K ? c : MM_Q_OTHER + c);
-		rmap[c] = (int16_t)(table ? c : c < K ? c : MM_R_OTHER + c);
+		qmap[c] = (int16_t)(table ? 32 * c : c < K ? c : q_other + c);
+		rmap[c] = (int16_t)(table ? c : c < K ? c : r_other + c);
 	}
-	nw_lane_fill_t f = {.vl = lanes, .bytes = 2, .count = ps->rows, .rev = rev, .map = qmap,
-			    .pad = (int16_t)(table ? 32 * INTER_TABLE_PAD : MM_Q_PAD)};
+	nw_lane_fill_t f = {.vl = narrow ? 2 * lanes : lanes, .bytes = narrow ? 1 : 2,
+			    .count = ps->rows, .rev = rev, .map = qmap,
+			    .pad = (int16_t)(table ? 32 * INTER_TABLE_PAD : narrow ? MM8_Q_PAD : MM_Q_PAD)};
 	nw_lane_codes(isa, &f, qc, (const uint8_t *const *)q, ps->m);
 	f.count = step_cols(ps->cols);
 	f.map = rmap;
-	f.pad = (int16_t)(table ? INTER_TABLE_PAD : MM_R_PAD);
+	f.pad = (int16_t)(table ? INTER_TABLE_PAD : narrow ? MM8_R_PAD : MM_R_PAD);
 	nw_lane_codes(isa, &f, rc, (const uint8_t *const *)r, ps->n);
 }
 
@@ -509,7 +527,8 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		ws->narrow_lanes += used;
 	for (int l = 0; l < used; l++) {
 		nw_result_t *rs = &res[idx[l]];
-		if (narrow && hit.score[l] >= 127) {
+		if (narrow && !mm && hit.score[l] >= 127) { /* (the global pass by differences
+							      * holds any score) */
 			sat[(*n_sat)++] = l;
 			skip[l] = 1;
 			ws->narrow_saturated++;

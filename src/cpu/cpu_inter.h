@@ -26,7 +26,10 @@
  * vector (as the saturating passes of SWIPE and parasail do): protein scores of unrelated
  * pairs stay far below 127. Its forward pass, and the anchored reverse pass of the lanes
  * that did not saturate, give the same results as the 16-bit passes (inter_kernel.h says
- * why); a lane whose best reaches 127 runs again in 16 bits.
+ * why); a lane whose best reaches 127 runs again in 16 bits. A global match/mismatch
+ * group (DNA's global pairs) runs in 8-bit lanes too, 2 * lanes pairs a group: its pass
+ * keeps the differences between neighbouring cells, which the scores and gaps bound
+ * (inter_diff_kernel.h), and adds a lane's up to its score; it never saturates.
  */
 #ifndef NW_CPU_INTER_H
 #define NW_CPU_INTER_H
@@ -48,7 +51,8 @@ typedef struct {
 	const int16_t *qc;          /* MM: [rows][VL] query codes; TABLE: the same times 32 */
 	const void *rc;             /* [cols rounded up to INTER_BLOCK][VL] reference codes, in
 				     * lanes of the pass's width */
-	int narrow;                 /* 8-bit lanes (PROFILE with track MAX, ANCHORED) */
+	int narrow;                 /* 8-bit lanes (PROFILE with track MAX, ANCHORED; MM with
+				     * track NONE, by differences) */
 	const uint8_t *qs;          /* PROFILE: the shared query's codes [rows] */
 	const int16_t (*st)[NW_MAX_CODES]; /* PROFILE: st[ref code][query code] */
 	const int32_t *table;       /* TABLE: [query code * 32 + ref code] */
@@ -78,8 +82,9 @@ void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out);
 /* A chunk's plan: which pairs go through the inter-sequence passes, in groups. */
 typedef struct {
 	int isa, lanes;
-	int narrow;                 /* profile groups hold 2 * lanes pairs and run in 8 bits
-				     * first (cpu_inter.c's narrow_ok) */
+	int narrow;                 /* groups hold 2 * lanes pairs and run in 8 bits: local
+				     * profile groups first (cpu_inter.c's narrow_ok), global
+				     * match/mismatch groups by differences (diff_ok) */
 	int64_t *order;             /* pair indices, grouped */
 	int64_t *group_end;         /* group g is order[g ? group_end[g - 1] : 0 .. group_end[g]) */
 	int64_t n_groups;

@@ -1,7 +1,8 @@
 /* inter_kernel.h: the inter-sequence Gotoh pass (cpu_inter.h), written once for every
  * instruction set and lane width. cpu_inter.c includes it after simd_ops.h (16-bit lanes,
  * every form) and after simd_ops8.h (8-bit lanes: the local profile pass and the anchored
- * reverse pass) once per set; it defines ISA_FN(inter_pass).
+ * reverse pass; inter_diff_kernel.h's global pass) once per set; it defines
+ * ISA_FN(inter_pass).
  *
  * The outer loop walks the reference columns, INTER_BLOCK at a time, the inner loop the
  * query rows, with the column of H and the row-wise horizontal-gap state E in memory and
@@ -23,6 +24,9 @@
  * that stops at 0; H is never below 0), so H = max(diagonal, E, F) needs no maximum with 0
  * of its own, and is the same cell for cell: max(0, E) - X stays below 0 where E was, so
  * the states one step on are again max(0, their value).
+ *
+ * The global match/mismatch pass in 8-bit lanes keeps differences instead of cells
+ * (inter_diff_kernel.h).
  *
  * In 8-bit lanes (cpu_inter.c's narrow passes) a local pass's cells lie in 0..127 and a
  * lane whose best reaches 127 has saturated: the caller runs it again in 16 bits. Below
@@ -429,13 +433,17 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		}                                                                            \
 	}
 #if LANE_BITS == 8
-/* the narrow passes: local profile (forward) and anchored (reverse) */
+/* the narrow passes: local profile (forward), anchored (reverse) and the global
+ * match/mismatch pass by differences */
 INTER_CASE(pr_max, INTER_PROFILE, DP_TRACK_MAX)
 INTER_CASE(an_target, INTER_ANCHORED, DP_TRACK_TARGET)
+#include "inter_diff_kernel.h"
 
 static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
 {
-	(p->form == INTER_ANCHORED ? ISA_FN(an_target) : ISA_FN(pr_max))(p, out);
+	(p->form == INTER_ANCHORED ? ISA_FN(an_target)
+	 : p->form == INTER_MM	   ? ISA_FN(diff_none)
+				   : ISA_FN(pr_max))(p, out);
 }
 #else
 INTER_CASES(INTER_MM, mm)
