@@ -5,6 +5,7 @@
 
 #include <htslib/bgzf.h>
 
+#include "gunzip.h"
 #include "nwalign.h"
 
 /* One pending record: offsets into the arena. The name and the qualities are
@@ -22,6 +23,7 @@ typedef struct {
 struct nw_reader_s {
 	BGZF *fp;              /* compressed input, and stdin */
 	int fd;                /* an uncompressed regular file, read directly (-1: fp) */
+	nw_gunzip_t *gz;       /* a gzip regular file (not BGZF), decompressed here (gunzip.h) */
 	char *path;
 	char *buf;             /* decoded input read ahead: [buf_pos, buf_end) is not parsed yet */
 	size_t buf_pos, buf_end, buf_cap;

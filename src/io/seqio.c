@@ -1,7 +1,8 @@
 /* seqio.c: the FASTA/FASTQ reader.
  *
  * Input goes through htslib's BGZF layer, which reads plain, gzip and bgzf files and
- * stdin ("-") alike; the parser above it is our own so that every malformed input gets a
+ * stdin ("-") alike (regular files that are plain or gzip, not BGZF, are read past it:
+ * read(2), and gunzip.h's decompression where the build has it); the parser above it is our own so that every malformed input gets a
  * precise one-line message (file, record, line or position) instead of a silent stop.
  * Decoded blocks are copied into a buffer of our own and cut into lines with memchr; a
  * line is parsed where it lies in that buffer, without a copy.
@@ -126,6 +127,14 @@ static int refill(nw_reader_t *r)
 			return NW_ERR_MEMORY;
 		r->buf = p;
 		r->buf_cap *= 2;
+	}
+	if (r->gz) { /* decompressed straight into the buffer */
+		n = nw_gunzip_read(r->gz, r->buf + r->buf_end, r->buf_cap - r->buf_end);
+		if (n < 0)
+			return NW_ERR_IO;
+		r->eof = n == 0;
+		r->buf_end += (size_t)n;
+		return 0;
 	}
 	if (r->fd >= 0) { /* straight into the buffer: no decoded block to copy from */
 		do
@@ -551,16 +560,25 @@ nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen)
 	}
 	/* An uncompressed regular file is read with read(2) straight into the buffer, in
 	 * larger pieces: through htslib every byte would be copied once more, from its
-	 * decoded blocks of 64 KiB. Compressed files, stdin and pipes stay with htslib. */
+	 * decoded blocks of 64 KiB. A gzip regular file (not BGZF) is decompressed straight
+	 * into the buffer too, when this build can (gunzip.h). BGZF files, stdin and pipes
+	 * stay with htslib. */
 	r->fd = -1;
 	char *big;
-	if (!r->fp->is_compressed && have_st && S_ISREG(st.st_mode) &&
+	const int gzip = r->fp->is_compressed && r->fp->is_gzip && nw_gunzip_available();
+	if ((!r->fp->is_compressed || gzip) && have_st && S_ISREG(st.st_mode) &&
 	    (big = realloc(r->buf, NW_BUF_PLAIN)) != NULL) {
 		r->buf = big;
 		r->buf_cap = NW_BUF_PLAIN;
-		if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && gzip && !(r->gz = nw_gunzip_open(fd))) {
+			close(fd); /* out of memory: htslib reads it */
+			fd = -1;
+		}
+		if (fd >= 0) {
 			bgzf_close(r->fp);
 			r->fp = NULL;
+			r->fd = gzip ? -1 : fd;
 		}
 	}
 	return r;
@@ -631,6 +649,7 @@ void nw_reader_close(nw_reader_t *r)
 		bgzf_close(r->fp);
 	if (r->fd >= 0)
 		close(r->fd);
+	nw_gunzip_close(r->gz);
 	free(r->buf);
 	free(r->pend);
 	free(r->text);
