@@ -219,6 +219,42 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 	nw_batch_free(&rb);
 }
 
+/* The n zip pairs of qb and rb planned (every one grouped; in 8-bit groups when narrow),
+ * their groups run, and each result compared with the per-pair engine's. */
+static void group_all(int isa, const nw_align_params_t *p, const nw_batch_t *qb,
+		      const nw_batch_t *rb, int n, int narrow, const char *what)
+{
+	nw_pair_t *pairs = malloc((size_t)n * sizeof *pairs);
+	nw_result_t *got = calloc((size_t)n, sizeof *got), *want = calloc((size_t)n, sizeof *want);
+	uint8_t *q = malloc(qb->max_len + 8), *r = malloc(rb->max_len + 8);
+	for (int k = 0; k < n; k++)
+		pairs[k] = (nw_pair_t){(uint32_t)k, (uint32_t)k};
+	nw_workspace_t *ws = nw_workspace_new();
+	nw_inter_plan_t plan;
+	CHECK(nw_inter_plan(p, qb, rb, pairs, n, isa, &plan) == 0, "plan");
+	CHECK(plan.n_rest == 0 && (!narrow || plan.narrow), "%s: %s %s: narrow %d, %lld pairs alone",
+	      nw_cpu_isa_name(isa), what, mode_name(p->mode), plan.narrow, (long long)plan.n_rest);
+	for (int64_t g = 0; g < plan.n_groups; g++)
+		CHECK(nw_inter_group(ws, p, qb, rb, pairs, &plan, g, got) == 0, "group");
+	for (int k = 0; k < n; k++) {
+		nw_batch_unpack(qb, (int64_t)k, q);
+		nw_batch_unpack(rb, (int64_t)k, r);
+		CHECK(nw_cpu_align(p, q, qb->len[k], r, rb->len[k], ws, &want[k]) == 0, "align");
+		CHECK(same_result(&got[k], &want[k]), "%s: %s %s, pair %d: got %lld, want %lld",
+		      nw_cpu_isa_name(isa), what, mode_name(p->mode), k, (long long)got[k].score,
+		      (long long)want[k].score);
+		nw_result_free(&got[k]);
+		nw_result_free(&want[k]);
+	}
+	nw_inter_plan_free(&plan);
+	nw_workspace_free(ws);
+	free(pairs);
+	free(got);
+	free(want);
+	free(q);
+	free(r);
+}
+
 /* Reads of 20-60 inside references of 3,000-6,000 (zip, semiglobal and local): long
  * columns in the inter-sequence passes, every pair grouped, the reverse (start) passes
  * capped to the columns that fit 16 bits (fewer than the references have). */
@@ -243,30 +279,9 @@ static void run_long_refs(int isa)
 		CHECK(nw_batch_push(&qb, "q", q, (uint32_t)m, NULL) == 0, "push");
 		CHECK(nw_batch_push(&rb, "r", r, (uint32_t)n, NULL) == 0, "push");
 	}
-	nw_pair_t pairs[N];
-	for (int k = 0; k < N; k++)
-		pairs[k] = (nw_pair_t){(uint32_t)k, (uint32_t)k};
 	for (int mode = 0; mode < 2; mode++) {
 		nw_align_params_t p = {.mode = mode ? NW_MODE_LOCAL : NW_MODE_SEMIGLOBAL, .sc = &c.sc};
-		nw_result_t got[N], want[N];
-		memset(got, 0, sizeof got);
-		memset(want, 0, sizeof want);
-		nw_workspace_t *ws = nw_workspace_new();
-		nw_inter_plan_t plan;
-		CHECK(nw_inter_plan(&p, &qb, &rb, pairs, N, isa, &plan) == 0, "plan");
-		CHECK(plan.n_rest == 0, "%s: %lld reads not grouped", nw_cpu_isa_name(isa),
-		      (long long)plan.n_rest);
-		for (int64_t g = 0; g < plan.n_groups; g++)
-			CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got) == 0, "group");
-		for (int k = 0; k < N; k++) {
-			nw_batch_unpack(&qb, (int64_t)k, q);
-			nw_batch_unpack(&rb, (int64_t)k, r);
-			CHECK(nw_cpu_align(&p, q, qb.len[k], r, rb.len[k], ws, &want[k]) == 0, "align");
-			CHECK(same_result(&got[k], &want[k]), "%s: read %d in a long reference, %s",
-			      nw_cpu_isa_name(isa), k, mode_name(p.mode));
-		}
-		nw_inter_plan_free(&plan);
-		nw_workspace_free(ws);
+		group_all(isa, &p, &qb, &rb, N, 0, "reads in long references");
 	}
 	nw_batch_free(&qb);
 	nw_batch_free(&rb);
@@ -303,27 +318,8 @@ static void run_long_global(int isa)
 		CHECK(nw_batch_push(&qb, "q", q, (uint32_t)m, NULL) == 0, "push");
 		CHECK(nw_batch_push(&rb, "r", r, (uint32_t)n, NULL) == 0, "push");
 	}
-	nw_pair_t pairs[N];
-	for (int k = 0; k < N; k++)
-		pairs[k] = (nw_pair_t){(uint32_t)k, (uint32_t)k};
 	nw_align_params_t p = {.mode = NW_MODE_GLOBAL, .sc = &c.sc};
-	static nw_result_t got[N], want[N];
-	nw_workspace_t *ws = nw_workspace_new();
-	nw_inter_plan_t plan;
-	CHECK(nw_inter_plan(&p, &qb, &rb, pairs, N, isa, &plan) == 0, "plan");
-	CHECK(plan.narrow && plan.n_rest == 0, "%s: long global: narrow %d, %lld pairs alone",
-	      nw_cpu_isa_name(isa), plan.narrow, (long long)plan.n_rest);
-	for (int64_t g = 0; g < plan.n_groups; g++)
-		CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got) == 0, "group");
-	for (int k = 0; k < N; k++) {
-		nw_batch_unpack(&qb, (int64_t)k, q);
-		nw_batch_unpack(&rb, (int64_t)k, r);
-		CHECK(nw_cpu_align(&p, q, qb.len[k], r, rb.len[k], ws, &want[k]) == 0, "align");
-		CHECK(same_result(&got[k], &want[k]), "%s: long global pair %d: got %lld, want %lld",
-		      nw_cpu_isa_name(isa), k, (long long)got[k].score, (long long)want[k].score);
-	}
-	nw_inter_plan_free(&plan);
-	nw_workspace_free(ws);
+	group_all(isa, &p, &qb, &rb, N, 1, "long pairs");
 	nw_batch_free(&qb);
 	nw_batch_free(&rb);
 }
