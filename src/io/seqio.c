@@ -2,8 +2,9 @@
  *
  * Input goes through htslib's BGZF layer, which reads plain, gzip and bgzf files and
  * stdin ("-") alike (regular files that are plain or gzip, not BGZF, are read past it:
- * read(2), and gunzip.h's decompression where the build has it); the parser above it is our own so that every malformed input gets a
- * precise one-line message (file, record, line or position) instead of a silent stop.
+ * read(2), and gunzip.h's decompression where the build has it); the parser above it is
+ * our own so that every malformed input gets a precise one-line message (file, record,
+ * line or position) instead of a silent stop.
  * Decoded blocks are copied into a buffer of our own and cut into lines with memchr; a
  * line is parsed where it lies in that buffer, without a copy.
  *
