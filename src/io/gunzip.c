@@ -46,11 +46,6 @@ nw_gunzip_t *nw_gunzip_open_sized(int fd, size_t in_cap)
 	return z;
 }
 
-nw_gunzip_t *nw_gunzip_open(int fd)
-{
-	return nw_gunzip_open_sized(fd, 0);
-}
-
 /* More compressed input when the last piece is used up. 0, or -1 on a read error. */
 static int fill_in(nw_gunzip_t *z)
 {
@@ -130,12 +125,6 @@ nw_gunzip_t *nw_gunzip_open_sized(int fd, size_t in_cap)
 	return NULL;
 }
 
-nw_gunzip_t *nw_gunzip_open(int fd)
-{
-	(void)fd;
-	return NULL;
-}
-
 ssize_t nw_gunzip_read(nw_gunzip_t *z, char *buf, size_t cap)
 {
 	(void)z, (void)buf, (void)cap;
@@ -148,3 +137,8 @@ void nw_gunzip_close(nw_gunzip_t *z)
 }
 
 #endif
+
+nw_gunzip_t *nw_gunzip_open(int fd)
+{
+	return nw_gunzip_open_sized(fd, 0);
+}
