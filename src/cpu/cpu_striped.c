@@ -34,8 +34,11 @@ static int64_t st_edge_wait(const int64_t *counter, int64_t need)
 static inline void st_edge_put(st_edge_t *e, int64_t j, int32_t h, int32_t f, int last,
 			       int64_t *free_to)
 {
-	if (j > *free_to)
-		*free_to = st_edge_wait(&e->used, j - ST_EDGE_RING) + ST_EDGE_RING;
+	if (j > *free_to) {
+		/* used is INT64_MAX once the stripe below has stopped: every slot is free */
+		int64_t used = st_edge_wait(&e->used, j - ST_EDGE_RING);
+		*free_to = used > INT64_MAX - ST_EDGE_RING ? INT64_MAX : used + ST_EDGE_RING;
+	}
 	e->h[j & ST_EDGE_MASK] = h;
 	e->f[j & ST_EDGE_MASK] = f;
 	if ((j & (ST_EDGE_STEP - 1)) == 0 || last)
