@@ -10,8 +10,10 @@
  * The inter-sequence passes (src/cpu/cpu_inter.c) against the per-pair CPU engine
  * (nw_cpu_align); short reads inside long references; long global pairs through the
  * 8-bit pass by differences.
- * Variants: scores and spans; end cells only; paths from the groups' own passes; and paths
- * of spans found beforehand, grouped by span (nw_inter_plan_paths, the pipeline's order).
+ * Variants: scores and spans; end cells only; paths from the groups' own passes; paths
+ * of spans found beforehand, grouped by span (nw_inter_plan_paths, the pipeline's order);
+ * and, for local match/mismatch pairs, end cells first and then the starts in groups by
+ * band (nw_inter_plan_starts: banded reverse passes, the pipeline's order for them).
  *
  * For each set, scoring (match/mismatch DNA with and without ambiguity codes, mismatch 0,
  * linear gaps; EDNAFULL, BLOSUM62 and PAM250 through the profile form), mode (global,
@@ -117,6 +119,15 @@ static const char *mode_name(nw_mode_t m)
 static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int variant, int all,
 		     int64_t *grouped, int64_t *total)
 {
+	if (variant == 4) { /* local match/mismatch pairs only */
+		const nw_align_params_t lp = {.mode = mode, .sc = &c->sc};
+		const int apart = nw_inter_starts_apart(&lp);
+		CHECK(apart == (mode == NW_MODE_LOCAL && c->kind != 2 &&
+				strncmp(c->label, "ednafull", 8) != 0),
+		      "%s %s: starts apart %d", c->label, mode_name(mode), apart);
+		if (!apart)
+			return;
+	}
 	const int nq = all ? 4 : 100, nr = all ? 50 : 100;
 	nw_batch_t qb, rb;
 	nw_alphabet_t a = c->kind == 2 ? NW_ALPHA_PROTEIN : NW_ALPHA_DNA;
@@ -139,8 +150,10 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 	for (int64_t k = 0; k < n; k++)
 		pairs[k] = all ? (nw_pair_t){(uint32_t)(k / nr), (uint32_t)(k % nr)}
 			       : (nw_pair_t){(uint32_t)k, (uint32_t)k};
-	nw_align_params_t p = {.mode = mode, .sc = &c->sc, .want_path = variant >= 2,
+	nw_align_params_t p = {.mode = mode, .sc = &c->sc, .want_path = variant == 2 || variant == 3,
 			       .ends_only = variant == 1};
+	const int by_band = variant == 4;
+	const nw_align_params_t wp = p; /* the per-pair engine's, whole */
 	nw_result_t *got = calloc((size_t)n, sizeof *got), *want = calloc((size_t)n, sizeof *want);
 	int *seen = calloc((size_t)n, sizeof *seen);
 	nw_workspace_t *ws = nw_workspace_new();
@@ -155,6 +168,23 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 					   &got[k]) == 0, "nw_cpu_align");
 		}
 		CHECK(nw_inter_plan_paths(&p, &qb, &rb, pairs, got, n, isa, &plan) == 0, "plan");
+	} else if (by_band) { /* the ends in the groups of nw_inter_plan, then the starts */
+		nw_align_params_t ep = p;
+		ep.ends_only = 1;
+		CHECK(nw_inter_plan(&ep, &qb, &rb, pairs, n, isa, &plan) == 0, "plan");
+		for (int64_t g = 0; g < plan.n_groups; g++)
+			CHECK(nw_inter_group(ws, &ep, &qb, &rb, pairs, &plan, g, got) == 0, "group");
+		for (int64_t k = 0; k < plan.n_rest; k++) {
+			const int64_t x = plan.rest[k];
+			nw_batch_unpack(&qb, pairs[x].q, s);
+			nw_batch_unpack(&rb, pairs[x].r, t);
+			CHECK(nw_cpu_align(&ep, s, qb.len[pairs[x].q], t, rb.len[pairs[x].r], ws,
+					   &got[x]) == 0, "nw_cpu_align");
+		}
+		nw_inter_plan_free(&plan);
+		p.starts_only = 1;
+		CHECK(nw_inter_starts_grouped(&p), "starts grouped");
+		CHECK(nw_inter_plan_starts(&p, got, n, isa, &plan) == 0, "plan of starts");
 	} else {
 		CHECK(nw_inter_plan(&p, &qb, &rb, pairs, n, isa, &plan) == 0, "plan");
 		int ma, mi, K;
@@ -166,6 +196,10 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 		int64_t k0 = g ? plan.group_end[g - 1] : 0;
 		CHECK(plan.group_end[g] > k0 &&
 		      plan.group_end[g] - k0 <= plan.lanes * (plan.narrow ? 2 : 1), "group size");
+		for (int64_t k = k0 + 1; by_band && k < plan.group_end[g]; k++) /* by band */
+			CHECK(nw_inter_start_band(&c->sc, &got[plan.order[k - 1]]) <=
+				      nw_inter_start_band(&c->sc, &got[plan.order[k]]),
+			      "bands in order");
 		int ret = nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got);
 		CHECK(ret == 0, "nw_inter_group %s %s: %d", c->label, mode_name(mode), ret);
 		for (int64_t k = k0; k < plan.group_end[g]; k++)
@@ -180,14 +214,17 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 		nw_batch_unpack(&qb, pairs[k].q, s);
 		nw_batch_unpack(&rb, pairs[k].r, t);
 		int64_t qlen = qb.len[pairs[k].q], rlen = rb.len[pairs[k].r];
-		CHECK(nw_cpu_align(&p, s, qlen, t, rlen, ws, &want[k]) == 0, "nw_cpu_align");
+		CHECK(nw_cpu_align(&wp, s, qlen, t, rlen, ws, &want[k]) == 0, "nw_cpu_align");
 		int in_rest = 0;
 		for (int64_t x = 0; x < plan.n_rest; x++)
 			in_rest |= plan.rest[x] == k;
-		if (in_rest && variant != 3)
+		if (in_rest && variant != 3 && !by_band)
 			continue;
-		if (in_rest) /* the pipeline runs these alone */
+		if (in_rest && by_band) /* the pipeline finds these starts alone */
+			CHECK(nw_cpu_align(&p, s, qlen, t, rlen, ws, &got[k]) == 0, "starts alone");
+		else if (in_rest) /* the pipeline runs these alone */
 			CHECK(nw_cpu_align_path(&p, s, qlen, t, rlen, ws, &got[k]) == 0, "align_path");
+
 		int ok = same_result(&got[k], &want[k]);
 		CHECK(ok, "%s: %s %s variant %d %s pair %lld", nw_cpu_isa_name(isa), c->label,
 		      mode_name(mode), variant, all ? "all" : "zip", (long long)k);
@@ -253,6 +290,85 @@ static void group_all(int isa, const nw_align_params_t *p, const nw_batch_t *qb,
 	free(want);
 	free(q);
 	free(r);
+}
+
+/* Local pairs whose optimal path strays exactly as far from its diagonal as its band
+ * allows (nw_inter_start_band): a stretch of 80-150 and a copy of it with one gap of 1-12
+ * in its middle third (in the reference or in the query; a third with random flanks before
+ * them, where the band leaves room), so that the
+ * path's score leaves no room for a wider detour. Their ends per pair, then
+ * their starts in groups by band (nw_inter_plan_starts), against the per-pair engine. */
+static void run_band_edges(int isa, const scoring_case_t *c)
+{
+	enum { N = 300 };
+	nw_batch_t qb, rb;
+	nw_batch_init(&qb, NW_ALPHA_DNA);
+	nw_batch_init(&rb, NW_ALPHA_DNA);
+	uint8_t a[MAX_LEN], b[MAX_LEN], s[MAX_LEN], t[MAX_LEN];
+	for (int k = 0; k < N; k++) {
+		int64_t len = rnd(80, 150), d = rnd(1, 12), at = rnd(len / 3, 2 * len / 3), na = 0, nb = 0;
+		for (int64_t i = k % 3 ? 0 : rnd(0, 8); i > 0; i--) /* (flanks loosen the band) */
+			a[na++] = code(0);
+		for (int64_t i = k % 3 ? 0 : rnd(0, 8); i > 0; i--)
+			b[nb++] = code(0);
+		for (int64_t i = 0; i < len; i++) {
+			uint8_t x = code(0);
+			a[na++] = x;
+			b[nb++] = x;
+			if (i == at)
+				for (int64_t g = 0; g < d; g++)
+					b[nb++] = code(0);
+		}
+		const int swap = k & 1; /* the gap in the reference, or in the query */
+		CHECK(nw_batch_push(&qb, "q", swap ? b : a, (uint32_t)(swap ? nb : na), NULL) == 0 &&
+			      nw_batch_push(&rb, "r", swap ? a : b, (uint32_t)(swap ? na : nb), NULL) == 0,
+		      "push");
+	}
+	nw_pair_t pairs[N];
+	nw_result_t got[N], want[N];
+	memset(got, 0, sizeof got);
+	memset(want, 0, sizeof want);
+	for (int k = 0; k < N; k++)
+		pairs[k] = (nw_pair_t){(uint32_t)k, (uint32_t)k};
+	nw_workspace_t *ws = nw_workspace_new();
+	nw_align_params_t p = {.mode = NW_MODE_LOCAL, .sc = &c->sc, .ends_only = 1};
+	for (int k = 0; k < N; k++) {
+		nw_batch_unpack(&qb, k, s);
+		nw_batch_unpack(&rb, k, t);
+		CHECK(nw_cpu_align(&p, s, qb.len[k], t, rb.len[k], ws, &got[k]) == 0, "ends");
+	}
+	p.ends_only = 0, p.starts_only = 1;
+	nw_inter_plan_t plan;
+	CHECK(nw_inter_plan_starts(&p, got, N, isa, &plan) == 0, "plan of starts");
+	for (int64_t g = 0; g < plan.n_groups; g++)
+		CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got) == 0, "%s: %s: group %lld",
+		      nw_cpu_isa_name(isa), c->label, (long long)g);
+	int tight = 0;
+	for (int k = 0; k < N; k++) {
+		nw_batch_unpack(&qb, k, s);
+		nw_batch_unpack(&rb, k, t);
+		for (int64_t x = 0; x < plan.n_rest; x++)
+			if (plan.rest[x] == k)
+				CHECK(nw_cpu_align(&p, s, qb.len[k], t, rb.len[k], ws, &got[k]) == 0, "alone");
+		p.starts_only = 0;
+		CHECK(nw_cpu_align(&p, s, qb.len[k], t, rb.len[k], ws, &want[k]) == 0, "align");
+		p.starts_only = 1;
+		CHECK(same_result(&got[k], &want[k]), "%s: %s band edge, pair %d: got [%lld,%lld)x[%lld,%lld), "
+		      "want [%lld,%lld)x[%lld,%lld)", nw_cpu_isa_name(isa), c->label, k,
+		      (long long)got[k].qstart, (long long)got[k].qend, (long long)got[k].rstart,
+		      (long long)got[k].rend, (long long)want[k].qstart, (long long)want[k].qend,
+		      (long long)want[k].rstart, (long long)want[k].rend);
+		/* the path's own offset: the span's sides differ by the gap */
+		const int64_t off = (want[k].rend - want[k].rstart) - (want[k].qend - want[k].qstart);
+		tight += off != 0 && (off < 0 ? -off : off) == nw_inter_start_band(&c->sc, &want[k]);
+	}
+	/* most pairs are planned into groups, and many of their paths use the whole band */
+	CHECK(plan.n_rest * 10 < N && tight * 4 > N, "%s: %s: %lld pairs alone, %d paths at the band's edge",
+	      nw_cpu_isa_name(isa), c->label, (long long)plan.n_rest, tight);
+	nw_inter_plan_free(&plan);
+	nw_workspace_free(ws);
+	nw_batch_free(&qb);
+	nw_batch_free(&rb);
 }
 
 /* Reads of 20-60 inside references of 3,000-6,000 (zip, semiglobal and local): long
@@ -653,10 +769,13 @@ int main(void)
 		run_long_global(isa);
 		for (int c = n_dna + 1; c < n_base; c++) /* the protein matrices */
 			run_narrow(isa, &cases[c]);
+		for (int c = 0; c < nc; c++)
+			if (c < n_dna || c >= n_base) /* match/mismatch */
+				run_band_edges(isa, &cases[c]);
 		int64_t grouped_mm = 0, total_mm = 0, grouped_pr = 0, total_pr = 0;
 		for (int c = 0; c < nc; c++)
 			for (int m = 0; m < 3; m++)
-				for (int v = 0; v < 4; v++)
+				for (int v = 0; v < 5; v++)
 					for (int all = 0; all < 2; all++) {
 						int mmform = c < n_dna || c >= n_base;
 						run_case(isa, &cases[c], modes[m], v, all,

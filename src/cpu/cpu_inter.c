@@ -124,6 +124,53 @@ static int cmp_item(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* Stable counting sort of n items by key 1 (k2 when second), whose values span lo..hi:
+ * from items into out. */
+static void count_by(const sort_item_t *items, sort_item_t *out, int64_t n, int second,
+		     int64_t lo, int64_t hi, int64_t *count)
+{
+	memset(count, 0, (size_t)(hi - lo + 2) * sizeof *count);
+	for (int64_t t = 0; t < n; t++)
+		count[(second ? items[t].k2 : items[t].k1) - lo + 1]++;
+	for (int64_t v = 1; v <= hi - lo + 1; v++)
+		count[v] += count[v - 1];
+	for (int64_t t = 0; t < n; t++)
+		out[count[(second ? items[t].k2 : items[t].k1) - lo]++] = items[t];
+}
+
+/* items (made in increasing idx) in cmp_item's order: by counting sorts, key 2 then key 1,
+ * when both keys span few values (lengths, bands, query numbers), else by qsort. The sort
+ * runs before the threads share the groups out, on one thread. */
+static void sort_items(sort_item_t *items, int64_t n)
+{
+	if (n < 2)
+		return;
+	int64_t lo1 = items[0].k1, hi1 = lo1, lo2 = items[0].k2, hi2 = lo2;
+	for (int64_t t = 1; t < n; t++) {
+		lo1 = items[t].k1 < lo1 ? items[t].k1 : lo1;
+		hi1 = items[t].k1 > hi1 ? items[t].k1 : hi1;
+		lo2 = items[t].k2 < lo2 ? items[t].k2 : lo2;
+		hi2 = items[t].k2 > hi2 ? items[t].k2 : hi2;
+	}
+	const int64_t span = (hi1 - lo1 > hi2 - lo2 ? hi1 - lo1 : hi2 - lo2) + 2;
+	sort_item_t *tmp = NULL;
+	int64_t *count = NULL;
+	if (span <= 4 * n + 65536) {
+		tmp = malloc((size_t)n * sizeof *tmp);
+		count = malloc((size_t)span * sizeof *count);
+	}
+	if (!tmp || !count) { /* (or out of memory: the same order, slower) */
+		free(tmp);
+		free(count);
+		qsort(items, (size_t)n, sizeof *items, cmp_item);
+		return;
+	}
+	count_by(items, tmp, n, 1, lo2, hi2, count);
+	count_by(tmp, items, n, 0, lo1, hi1, count);
+	free(tmp);
+	free(count);
+}
+
 void nw_inter_plan_free(nw_inter_plan_t *plan)
 {
 	free(plan->order);
@@ -207,7 +254,7 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 		}
 	}
 	if (n_items > 0)
-		qsort(items, (size_t)n_items, sizeof *items, cmp_item);
+		sort_items(items, n_items);
 	if (!mm && !paths) { /* a query with few pairs would leave most lanes of its groups empty */
 		int64_t kept = 0;
 		for (int64_t t = 0, u; t < n_items; t = u) {
@@ -248,6 +295,79 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 		plan->order[t] = items[t].idx;
 	}
 	plan->group_end[plan->n_groups++] = n_items;
+	free(items);
+	return 0;
+}
+
+int64_t nw_inter_start_band(const nw_scoring_t *sc, const nw_result_t *rs)
+{
+	const int64_t subs = rs->qend < rs->rend ? rs->qend : rs->rend;
+	const int64_t room = (int64_t)sc->max_score * subs - rs->score - sc->gap_open;
+	return room < sc->gap_extend ? 0 : room / sc->gap_extend;
+}
+
+/* 1 when the starts of p's pairs (whatever its ends_only and starts_only) may be found
+ * in groups by band. */
+static int by_band_ok(const nw_align_params_t *p)
+{
+	int ma, mi, K;
+	const char *env = getenv("NWALIGN_CPU_INTER");
+	return p->mode == NW_MODE_LOCAL && !p->want_path && p->sc->gap_extend > 0 &&
+	       nw_scoring_mm(p->sc, &ma, &mi, &K) && !(env && !strcmp(env, "0"));
+}
+
+int nw_inter_starts_apart(const nw_align_params_t *p)
+{
+	return !p->ends_only && !p->starts_only && by_band_ok(p);
+}
+
+int nw_inter_starts_grouped(const nw_align_params_t *p)
+{
+	return p->starts_only && by_band_ok(p);
+}
+
+int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int64_t n, int isa,
+			 nw_inter_plan_t *plan)
+{
+	memset(plan, 0, sizeof *plan);
+	plan->isa = isa;
+	plan->lanes = nw_cpu_isa_lanes(isa);
+	plan->starts = 1;
+	plan->rest = malloc((size_t)(n > 0 ? n : 1) * sizeof *plan->rest);
+	sort_item_t *items = malloc((size_t)(n > 0 ? n : 1) * sizeof *items);
+	plan->order = malloc((size_t)(n > 0 ? n : 1) * sizeof *plan->order);
+	plan->group_end = malloc((size_t)(n > 0 ? n : 1) * sizeof *plan->group_end);
+	if (!plan->rest || !items || !plan->order || !plan->group_end) {
+		free(items);
+		nw_inter_plan_free(plan);
+		return NW_ERR_MEMORY;
+	}
+	int64_t n_items = 0;
+	for (int64_t k = 0; k < n; k++) {
+		const nw_result_t *rs = &res[k];
+		/* the pairs without a start to find (an empty alignment, one below its need)
+		 * and those whose reverse pass leaves 16 bits go one by one */
+		if (rs->score > 0 && !(p->need && rs->score < p->need[k]) &&
+		    fits16(p->sc, 0, 0, rs->qend, rs->rend))
+			items[n_items++] = (sort_item_t){nw_inter_start_band(p->sc, rs), rs->qend, k};
+		else
+			plan->rest[plan->n_rest++] = k;
+	}
+	sort_items(items, n_items);
+	int64_t start = 0, maxq = 0, maxr = 0;
+	for (int64_t t = 0; t < n_items; t++) {
+		const nw_result_t *rs = &res[items[t].idx];
+		int64_t nq = rs->qend > maxq ? rs->qend : maxq, nr = rs->rend > maxr ? rs->rend : maxr;
+		if (t > start && (t - start == plan->lanes || !fits16(p->sc, 0, 0, nq, nr))) {
+			plan->group_end[plan->n_groups++] = t;
+			start = t;
+			nq = rs->qend, nr = rs->rend;
+		}
+		maxq = nq, maxr = nr;
+		plan->order[t] = items[t].idx;
+	}
+	if (n_items > 0)
+		plan->group_end[plan->n_groups++] = n_items;
 	free(items);
 	return 0;
 }
@@ -439,7 +559,7 @@ static int unpack_group(nw_workspace_t *ws, const nw_batch_t *qb, const nw_batch
 			int64_t *qlen, uint8_t **r, int64_t *rlen, int64_t *maxq, int64_t *maxr)
 {
 	*maxq = *maxr = 0;
-	for (int l = 0; l < used; l++) {
+	for (int l = 0; l < used; l++) { /* (the group's pairs lie anywhere in the batch) */
 		qlen[l] = qb->len[pairs[idx[l]].q];
 		rlen[l] = rb->len[pairs[idx[l]].r];
 		*maxq = qlen[l] > *maxq ? qlen[l] : *maxq;
@@ -616,6 +736,47 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 	return 0;
 }
 
+/* The starts of group g of a plan of starts: one reverse pass over the lanes' reversed
+ * prefixes, within the widest of their bands. */
+static int starts_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int lanes,
+			int used, const int64_t *idx, uint8_t *const *q, uint8_t *const *r,
+			nw_result_t *res)
+{
+	const nw_scoring_t *sc = p->sc;
+	int ma = 0, mi = 0, K = 0;
+	nw_scoring_mm(sc, &ma, &mi, &K);
+	inter_pass_t rv = {.n_codes = sc->n_codes, .match = (int16_t)ma, .mismatch = (int16_t)mi,
+			   .O = (int16_t)sc->gap_open, .X = (int16_t)sc->gap_extend,
+			   .form = INTER_MM, .track = DP_TRACK_TARGET, .banded = 1};
+	int64_t band = 0;
+	for (int l = 0; l < lanes; l++) {
+		const nw_result_t *rs = l < used ? &res[idx[l]] : NULL;
+		rv.m[l] = rs ? (int32_t)rs->qend : 0;
+		rv.n[l] = rs ? (int32_t)rs->rend : 0;
+		rv.target[l] = rs ? rs->score : 0;
+		rv.rows = rv.m[l] > rv.rows ? rv.m[l] : rv.rows;
+		rv.cols = rv.n[l] > rv.cols ? rv.n[l] : rv.cols;
+		if (rs && nw_inter_start_band(sc, rs) > band)
+			band = nw_inter_start_band(sc, rs);
+	}
+	rv.band = (int32_t)(band < rv.rows + rv.cols ? band : rv.rows + rv.cols);
+	int16_t *qc, *rc;
+	if (pass_memory(ws, &rv, lanes, rv.rows, rv.cols, &qc, &rc) < 0)
+		return NW_ERR_MEMORY;
+	fill_codes(isa, &rv, lanes, qc, rc, q, r, 1, K);
+	rv.qc = qc, rv.rc = rc;
+	inter_hits_t hit;
+	nw_inter_pass(isa, &rv, &hit);
+	for (int l = 0; l < used; l++) {
+		nw_result_t *rs = &res[idx[l]];
+		if (hit.row[l] < 0)
+			return NW_ERR_INTERNAL; /* the band holds the optimal path itself */
+		rs->rstart = rs->rend - hit.row[l];
+		rs->qstart = rs->qend - hit.col[l];
+	}
+	return 0;
+}
+
 int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
 		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
 		   int64_t g, nw_result_t *res)
@@ -629,6 +790,8 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 	int64_t qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES], maxq, maxr;
 	if (unpack_group(ws, qb, rb, pairs, idx, used, q, qlen, r, rlen, &maxq, &maxr) < 0)
 		return NW_ERR_MEMORY;
+	if (plan->starts)
+		return starts_group(ws, p, plan->isa, lanes, used, idx, q, r, res);
 	if (plan->paths)
 		return group_paths(ws, p, plan->isa, form, lanes, used, idx, q, qlen, r, rlen, K,
 				   res);

@@ -64,6 +64,10 @@ typedef struct {
 	int32_t m[NW_INTER_MAX_LANES], n[NW_INTER_MAX_LANES];
 	int32_t target[NW_INTER_MAX_LANES];
 	int32_t top[NW_INTER_MAX_LANES];  /* ANCHORED: the row where lane l's pass starts */
+	int banded;                 /* MM with track TARGET: a block's rows within band of its
+				     * columns' diagonal only, the others held at the lanes'
+				     * floor (inter_kernel.h; nw_inter_plan_starts) */
+	int32_t band;
 	uint16_t *dir;              /* NULL, or a global pass (MM or TABLE, track NONE) leaves
 				     * its direction bits here (inter_kernel.h) */
 	void *H, *E, *P, *A;        /* scratch (cpu_inter.c's pass_memory) */
@@ -91,6 +95,7 @@ typedef struct {
 	int64_t *rest;              /* the other pairs, for the per-pair passes */
 	int64_t n_rest;
 	int paths;                  /* a plan of paths (nw_inter_plan_paths) */
+	int starts;                 /* a plan of starts (nw_inter_plan_starts) */
 } nw_inter_plan_t;
 
 /* Plans the n pairs (JOB_ALIGN's work) for instruction set isa (nw_cpu_isa(), or one that
@@ -104,11 +109,28 @@ int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_bat
 int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 			const nw_pair_t *pairs, const nw_result_t *res, int64_t n, int isa,
 			nw_inter_plan_t *plan);
+/* The starts of a local match/mismatch chunk whose scores and end cells res holds
+ * (p->starts_only): the reverse passes in groups of like bands (nw_inter_start_band),
+ * which leave out the cells that no path reaching a lane's score can pass through. */
+int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int64_t n, int isa,
+			 nw_inter_plan_t *plan);
 void nw_inter_plan_free(nw_inter_plan_t *plan);
+
+/* 1 when the CPU engine finds the starts of p's chunks (local, match/mismatch, no paths)
+ * after all their scores and end cells, by nw_inter_plan_starts, rather than group by
+ * group: the end cells regroup the pairs by band. */
+int nw_inter_starts_apart(const nw_align_params_t *p);
+/* 1 when the starts of p's pairs (p->starts_only) take nw_inter_plan_starts's groups. */
+int nw_inter_starts_grouped(const nw_align_params_t *p);
+
+/* How far (in cells) from its diagonal a path from the end cell of a local result rs can
+ * stray and still reach its score: d cells off the diagonal cost a gap's opening and d
+ * extensions at least, against at most min(qend, rend) substitutions of the best score. */
+int64_t nw_inter_start_band(const nw_scoring_t *sc, const nw_result_t *rs);
 
 /* Scores, spans and (p->want_path) paths of group g of the plan into res[], as
  * nw_cpu_align would give them; in a plan of paths, the paths, as nw_cpu_align_path
- * would. Returns 0 or a negative NW_ERR_*. */
+ * would; in a plan of starts, the starts. Returns 0 or a negative NW_ERR_*. */
 int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
 		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
 		   int64_t g, nw_result_t *res);

@@ -47,6 +47,16 @@
  * target. Every cell is therefore the maximum of its value in the lane's own problem and
  * of such values, and reaches the target exactly where the lane's own cell does (row
  * top[l] included: the horizontal gaps from the end cell give it the boundary's values).
+ *
+ * A banded pass (the reverse passes of nw_inter_plan_starts: match/mismatch, track
+ * TARGET, every lane's problem from row 0 and column 0) computes only the rows within
+ * band of a block's columns' diagonal; the cells just outside, and the rows that the band
+ * has not reached, hold LANE_MIN. Every computed cell is then at most its value in the
+ * full pass (it sees a subset of the paths), and a cell that reaches a lane's target lies
+ * on a path that keeps within the band (nw_inter_start_band), each of whose cells is
+ * computed from its predecessors on the path: such a cell holds the target as in the full
+ * pass, and a cell below the target stays below it. The first cell to reach the target,
+ * by column and then row, is the full pass's.
  */
 
 /* Lane l of vector v in memory. */
@@ -80,12 +90,14 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 #endif
 	/* tracks that read whole columns keep the block's first columns in A */
 	const int keep = track != DP_TRACK_MAX;
+	const int banded = form == INTER_MM && track == DP_TRACK_TARGET && p->banded;
+	const int64_t band = banded ? p->band : 0;
 	_Alignas(64) LT tmp[VL];
 	int found[VL];
 	int pending = 0;
 
 	for (int64_t i = 1; i <= rows; i++) {
-		vstore(&H[i], vset1(local ? 0 : LANE_VAL(-(O + i * X))));
+		vstore(&H[i], banded && i > band ? vNEG : vset1(local ? 0 : LANE_VAL(-(O + i * X))));
 		vstore(&E[i], local ? vZ : vNEG);
 	}
 #if LANE_BITS == 8
@@ -162,6 +174,9 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	for (int64_t j0 = 1; j0 <= cols && (!stops || pending > 0); j0 += B) {
 		V diag[B], f[B], R[B], colmax[B], colrow[B];
 		int top_here[B];
+		/* the block's rows: all, or those within the band of its columns */
+		const int64_t lo = banded && j0 - band > 1 ? j0 - band : 1;
+		const int64_t hi = banded && j0 + B - 1 + band < rows ? j0 + B - 1 + band : rows;
 #if LANE_BITS != 8
 		VM fext[B]; /* dirs: F[i][j] extends F[i-1][j] (for the row about to be computed) */
 #endif
@@ -178,6 +193,11 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			if (form == INTER_ANCHORED) { /* row 0 above a lane's own: LANE_MIN too */
 				diag[c] = vsel(row0_own, vNEG, diag[c]);
 				f[c] = vsel(row0_own, vNEG, f[c]);
+			}
+			if (lo > 1) { /* the row above the band: only its cell left of the block
+				       * lies within it (the last block computed it) */
+				diag[c] = c == 0 ? vload(&H[lo - 1]) : vNEG;
+				f[c] = vNEG;
 			}
 			R[c] = vload((const LT *)p->rc + (j - 1) * VL);
 			colmax[c] = vNEG;
@@ -206,9 +226,10 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 #endif
 			}
 		}
-		for (int64_t i0 = 1, chunk = 0; i0 <= rows; i0 += ROW_CHUNK, chunk++) {
-			const int64_t i1 = rows - i0 < ROW_CHUNK ? rows : i0 + ROW_CHUNK - 1;
-			V vi = vZ; /* row i's number (8-bit lanes: within the chunk) */
+		for (int64_t i0 = lo, chunk = 0; i0 <= hi; i0 += ROW_CHUNK, chunk++) {
+			const int64_t i1 = hi - i0 < ROW_CHUNK ? hi : i0 + ROW_CHUNK - 1;
+			/* row i's number (8-bit lanes: within the chunk, whose passes start at 1) */
+			V vi = vset1(LANE_BITS == 8 ? 0 : (int)(i0 - 1));
 			for (int64_t i = i0; i <= i1; i++) {
 				V left = vload(&H[i]), el = vload(&E[i]);
 #if LANE_BITS != 8
@@ -359,12 +380,15 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 				for (int l = 0; l < VL; l++) {
 					if (found[l] || j > p->n[l] || tmp[l] < p->target[l])
 						continue;
-					int32_t top = form == INTER_ANCHORED ? p->top[l] : 0;
-					for (int32_t i = top + 1; i <= top + p->m[l]; i++)
+					const int32_t top = form == INTER_ANCHORED ? p->top[l] : 0;
+					/* (the rows outside the block's hold other columns' cells) */
+					const int64_t i_lo = top + 1 > lo ? top + 1 : lo;
+					const int64_t i_hi = top + p->m[l] < hi ? top + p->m[l] : hi;
+					for (int64_t i = i_lo; i <= i_hi; i++)
 						if (LANE(&col[i], l) == p->target[l]) {
 							found[l] = 1, pending--;
 							out->score[l] = p->target[l];
-							out->row[l] = (int32_t)j, out->col[l] = i - top;
+							out->row[l] = (int32_t)j, out->col[l] = (int32_t)(i - top);
 							break;
 						}
 				}

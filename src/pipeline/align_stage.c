@@ -116,9 +116,9 @@ static int cpu_workspaces(run_t *run, int nt)
 	return 0;
 }
 
-static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
-		   const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
-		   int what, char *err, size_t errlen)
+static int run_cpu_job(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+		       const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+		       int what, char *err, size_t errlen)
 {
 	const int threads = run->cpu_threads > 0 ? run->cpu_threads : run->opt->threads;
 	int nt = threads;
@@ -132,8 +132,10 @@ static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		     .what = what};
 	nw_inter_plan_t plan;
 	if (what == JOB_ALIGN || what == JOB_PATHS) {
-		if (nw_inter_plan_paths(p, qb, rb, pairs, what == JOB_PATHS ? res : NULL, n,
-					nw_cpu_isa(), &plan) < 0) {
+		const int by_band = what == JOB_ALIGN && p->starts_only && nw_inter_starts_grouped(p);
+		if ((by_band ? nw_inter_plan_starts(p, res, n, nw_cpu_isa(), &plan)
+			     : nw_inter_plan_paths(p, qb, rb, pairs, what == JOB_PATHS ? res : NULL, n,
+						   nw_cpu_isa(), &plan)) < 0) {
 			snprintf(err, errlen, "out of memory");
 			return NW_ERR_MEMORY;
 		}
@@ -173,6 +175,24 @@ static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		return job.err_code;
 	}
 	return 0;
+}
+
+/* The CPU engine's work on n pairs. A local match/mismatch chunk's starts are found after
+ * all its scores and end cells (nw_inter_starts_apart), in groups of like bands. */
+static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
+		   const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+		   int what, char *err, size_t errlen)
+{
+	if (what != JOB_ALIGN || !nw_inter_starts_apart(p))
+		return run_cpu_job(run, p, qb, rb, pairs, res, n, what, err, errlen);
+	nw_align_params_t sp = *p;
+	sp.ends_only = 1;
+	int ret = run_cpu_job(run, &sp, qb, rb, pairs, res, n, what, err, errlen);
+	if (ret < 0)
+		return ret;
+	sp.ends_only = 0;
+	sp.starts_only = 1;
+	return run_cpu_job(run, &sp, qb, rb, pairs, res, n, what, err, errlen);
 }
 
 /* ---------------------------------------------------------------- one chunk */
