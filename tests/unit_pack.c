@@ -297,8 +297,8 @@ static void test_push_all(void)
 
 /* 2-bit text: every byte value at every place of a 16-character step, of the 32- and
  * 64-character steps of the instruction set in use (NWALIGN_CPU_ISA), and of the tail,
- * behind 0..3 residues already in the first byte; and a batch pushed from it equals one
- * pushed from its codes. */
+ * behind 0..3 residues already in the first byte, the bytes past the packed ones left as
+ * they were; and a batch pushed from it equals one pushed from its codes. */
 static void test_pack2(void)
 {
 	uint64_t rng = 0x2545f4914f6cdd1dULL;
@@ -329,8 +329,10 @@ static void test_pack2(void)
 				for (k = 0; k < n; k++)
 					bad += nw_pack2_code(dst, pos + k) !=
 					       (unsigned)nw_encode_char(NW_ALPHA_DNA, text[k]);
-				/* the unused bits of the last byte are 0 */
+				/* the unused bits of the last byte are 0, and no byte past it is written */
 				bad += (pos + n) % 4 && dst[(pos + n) / 4] >> 2 * ((pos + n) % 4) != 0;
+				for (k = (pos + n + 3) / 4; k < sizeof(dst); k++)
+					bad += dst[k] != 0xA5;
 			}
 		CHECK(bad == 0, "byte 0x%02X: %d wrong", c, bad);
 	}
