@@ -4,6 +4,9 @@
  * the per-pair set-up dominate); here every lane holds a pair of its own, and a group of
  * VL pairs (8, 16 or 32, cpu_isa.h) runs one Gotoh pass in 16-bit lanes: score and end
  * cell, then, for local and semiglobal, a reverse pass from the end cell for the start.
+ * The starts of local match/mismatch pairs are found after all the chunk's end cells, in
+ * groups regrouped by how far their paths can stray from the diagonal, whose reverse
+ * passes compute only that band (nw_inter_plan_starts).
  * The results follow the scalar engine's tie rules exactly (cpu_align.c).
  *
  * Substitution scores come in one of three forms:

@@ -132,7 +132,7 @@ static int run_cpu_job(run_t *run, const nw_align_params_t *p, const nw_batch_t 
 		     .what = what};
 	nw_inter_plan_t plan;
 	if (what == JOB_ALIGN || what == JOB_PATHS) {
-		const int by_band = what == JOB_ALIGN && p->starts_only && nw_inter_starts_grouped(p);
+		const int by_band = what == JOB_ALIGN && nw_inter_starts_grouped(p);
 		if ((by_band ? nw_inter_plan_starts(p, res, n, nw_cpu_isa(), &plan)
 			     : nw_inter_plan_paths(p, qb, rb, pairs, what == JOB_PATHS ? res : NULL, n,
 						   nw_cpu_isa(), &plan)) < 0) {
