@@ -196,10 +196,12 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 		int64_t k0 = g ? plan.group_end[g - 1] : 0;
 		CHECK(plan.group_end[g] > k0 &&
 		      plan.group_end[g] - k0 <= plan.lanes * (plan.narrow ? 2 : 1), "group size");
-		for (int64_t k = k0 + 1; by_band && k < plan.group_end[g]; k++) /* by band */
-			CHECK(nw_inter_start_band(&c->sc, &got[plan.order[k - 1]]) <=
-				      nw_inter_start_band(&c->sc, &got[plan.order[k]]),
-			      "bands in order");
+		for (int64_t k = k0 + 1; by_band && k < plan.group_end[g]; k++) { /* by band */
+			int64_t b0, a0, b1, a1;
+			nw_inter_start_band(&c->sc, &got[plan.order[k - 1]], &b0, &a0);
+			nw_inter_start_band(&c->sc, &got[plan.order[k]], &b1, &a1);
+			CHECK(b0 + a0 <= b1 + a1, "bands in order");
+		}
 		int ret = nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got);
 		CHECK(ret == 0, "nw_inter_group %s %s: %d", c->label, mode_name(mode), ret);
 		for (int64_t k = k0; k < plan.group_end[g]; k++)
@@ -358,9 +360,12 @@ static void run_band_edges(int isa, const scoring_case_t *c)
 		      (long long)got[k].qstart, (long long)got[k].qend, (long long)got[k].rstart,
 		      (long long)got[k].rend, (long long)want[k].qstart, (long long)want[k].qend,
 		      (long long)want[k].rstart, (long long)want[k].rend);
-		/* the path's own offset: the span's sides differ by the gap */
+		/* the path's own offset: the span's sides differ by the gap (a longer reference
+		 * span: above the diagonal) */
 		const int64_t off = (want[k].rend - want[k].rstart) - (want[k].qend - want[k].qstart);
-		tight += off != 0 && (off < 0 ? -off : off) == nw_inter_start_band(&c->sc, &want[k]);
+		int64_t below, above;
+		nw_inter_start_band(&c->sc, &want[k], &below, &above);
+		tight += (off > 0 && off == above) || (off < 0 && -off == below);
 	}
 	/* most pairs are planned into groups, and many of their paths use the whole band */
 	CHECK(plan.n_rest * 10 < N && tight * 4 > N, "%s: %s: %lld pairs alone, %d paths at the band's edge",

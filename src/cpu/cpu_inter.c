@@ -299,11 +299,24 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	return 0;
 }
 
-int64_t nw_inter_start_band(const nw_scoring_t *sc, const nw_result_t *rs)
+/* The largest d >= 0 with d * per <= room (0 when room < 0). */
+static int64_t cells_within(int64_t room, int64_t per)
 {
-	const int64_t subs = rs->qend < rs->rend ? rs->qend : rs->rend;
-	const int64_t room = (int64_t)sc->max_score * subs - rs->score - sc->gap_open;
-	return room < sc->gap_extend ? 0 : room / sc->gap_extend;
+	return room < 0 ? 0 : room / per;
+}
+
+void nw_inter_start_band(const nw_scoring_t *sc, const nw_result_t *rs, int64_t *below,
+			 int64_t *above)
+{
+	/* d rows below the diagonal: d query residues against gaps, so at most qend - d and
+	 * rend substitutions; S <= ma * subs - O - X * d */
+	const int64_t ma = sc->max_score, X = sc->gap_extend;
+	const int64_t room_q = ma * rs->qend - rs->score - sc->gap_open;
+	const int64_t room_r = ma * rs->rend - rs->score - sc->gap_open;
+	const int64_t bq = cells_within(room_q, ma + X), br = cells_within(room_r, ma + X);
+	const int64_t gq = cells_within(room_q, X), gr = cells_within(room_r, X);
+	*below = bq < gr ? bq : gr;
+	*above = br < gq ? br : gq;
 }
 
 /* 1 when the starts of p's pairs (whatever its ends_only and starts_only) may be found
@@ -347,11 +360,14 @@ int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int
 		const nw_result_t *rs = &res[k];
 		/* the pairs without a start to find (an empty alignment, one below its need)
 		 * and those whose reverse pass leaves 16 bits go one by one */
+		int64_t below, above;
 		if (rs->score > 0 && !(p->need && rs->score < p->need[k]) &&
-		    fits16(p->sc, 0, 0, rs->qend, rs->rend))
-			items[n_items++] = (sort_item_t){nw_inter_start_band(p->sc, rs), rs->qend, k};
-		else
+		    fits16(p->sc, 0, 0, rs->qend, rs->rend)) {
+			nw_inter_start_band(p->sc, rs, &below, &above);
+			items[n_items++] = (sort_item_t){below + above, rs->qend, k};
+		} else {
 			plan->rest[plan->n_rest++] = k;
+		}
 	}
 	sort_items(items, n_items);
 	int64_t start = 0, maxq = 0, maxr = 0;
@@ -748,7 +764,7 @@ static int starts_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 	inter_pass_t rv = {.n_codes = sc->n_codes, .match = (int16_t)ma, .mismatch = (int16_t)mi,
 			   .O = (int16_t)sc->gap_open, .X = (int16_t)sc->gap_extend,
 			   .form = INTER_MM, .track = DP_TRACK_TARGET, .banded = 1};
-	int64_t band = 0;
+	int64_t below = 0, above = 0;
 	for (int l = 0; l < lanes; l++) {
 		const nw_result_t *rs = l < used ? &res[idx[l]] : NULL;
 		rv.m[l] = rs ? (int32_t)rs->qend : 0;
@@ -756,10 +772,15 @@ static int starts_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		rv.target[l] = rs ? rs->score : 0;
 		rv.rows = rv.m[l] > rv.rows ? rv.m[l] : rv.rows;
 		rv.cols = rv.n[l] > rv.cols ? rv.n[l] : rv.cols;
-		if (rs && nw_inter_start_band(sc, rs) > band)
-			band = nw_inter_start_band(sc, rs);
+		int64_t b, a;
+		if (rs) {
+			nw_inter_start_band(sc, rs, &b, &a);
+			below = b > below ? b : below;
+			above = a > above ? a : above;
+		}
 	}
-	rv.band = (int32_t)(band < rv.rows + rv.cols ? band : rv.rows + rv.cols);
+	rv.below = (int32_t)(below < rv.rows ? below : rv.rows);
+	rv.above = (int32_t)(above < rv.cols ? above : rv.cols);
 	int16_t *qc, *rc;
 	if (pass_memory(ws, &rv, lanes, rv.rows, rv.cols, &qc, &rc) < 0)
 		return NW_ERR_MEMORY;

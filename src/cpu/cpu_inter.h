@@ -67,10 +67,11 @@ typedef struct {
 	int32_t m[NW_INTER_MAX_LANES], n[NW_INTER_MAX_LANES];
 	int32_t target[NW_INTER_MAX_LANES];
 	int32_t top[NW_INTER_MAX_LANES];  /* ANCHORED: the row where lane l's pass starts */
-	int banded;                 /* MM with track TARGET: a block's rows within band of its
-				     * columns' diagonal only, the others held at the lanes'
-				     * floor (inter_kernel.h; nw_inter_plan_starts) */
-	int32_t band;
+	int banded;                 /* MM with track TARGET: a block's rows within the band
+				     * about its columns' diagonal only (rows i of column j with
+				     * j - above <= i <= j + below), the others held at the
+				     * lanes' floor (inter_kernel.h; nw_inter_plan_starts) */
+	int32_t below, above;
 	uint16_t *dir;              /* NULL, or a global pass (MM or TABLE, track NONE) leaves
 				     * its direction bits here (inter_kernel.h) */
 	void *H, *E, *P, *A;        /* scratch (cpu_inter.c's pass_memory) */
@@ -126,10 +127,14 @@ int nw_inter_starts_apart(const nw_align_params_t *p);
 /* 1 when the starts of p's pairs (p->starts_only) take nw_inter_plan_starts's groups. */
 int nw_inter_starts_grouped(const nw_align_params_t *p);
 
-/* How far (in cells) from its diagonal a path from the end cell of a local result rs can
- * stray and still reach its score: d cells off the diagonal cost a gap's opening and d
- * extensions at least, against at most min(qend, rend) substitutions of the best score. */
-int64_t nw_inter_start_band(const nw_scoring_t *sc, const nw_result_t *rs);
+/* How far (in cells) from its diagonal a path from the end cell of a local result rs
+ * (over the reversed prefixes: rows of the query, columns of the reference) can stray and
+ * still reach its score: *below, with more query than reference behind it (row - column),
+ * *above, the other way. Being d cells off the diagonal takes d gap cells at least (a gap's
+ * opening and d extensions), against at most min(qend, rend) substitutions of the best
+ * score, and d fewer of them on the side whose sequence the gap cells consume. */
+void nw_inter_start_band(const nw_scoring_t *sc, const nw_result_t *rs, int64_t *below,
+			 int64_t *above);
 
 /* Scores, spans and (p->want_path) paths of group g of the plan into res[], as
  * nw_cpu_align would give them; in a plan of paths, the paths, as nw_cpu_align_path

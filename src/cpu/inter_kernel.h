@@ -50,8 +50,9 @@
  *
  * A banded pass (the reverse passes of nw_inter_plan_starts: match/mismatch, track
  * TARGET, every lane's problem from row 0 and column 0) computes only the rows within
- * band of a block's columns' diagonal; the cells just outside, and the rows that the band
- * has not reached, hold LANE_MIN. Every computed cell is then at most its value in the
+ * the band about a block's columns' diagonal (row i of column j when j - above <= i <=
+ * j + below); the cells just outside, and the rows that the band has not reached, hold
+ * LANE_MIN. Every computed cell is then at most its value in the
  * full pass (it sees a subset of the paths), and a cell that reaches a lane's target lies
  * on a path that keeps within the band (nw_inter_start_band), each of whose cells is
  * computed from its predecessors on the path: such a cell holds the target as in the full
@@ -91,13 +92,13 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	/* tracks that read whole columns keep the block's first columns in A */
 	const int keep = track != DP_TRACK_MAX;
 	const int banded = form == INTER_MM && track == DP_TRACK_TARGET && p->banded;
-	const int64_t band = banded ? p->band : 0;
+	const int64_t below = banded ? p->below : 0, above = banded ? p->above : 0;
 	_Alignas(64) LT tmp[VL];
 	int found[VL];
 	int pending = 0;
 
 	for (int64_t i = 1; i <= rows; i++) {
-		vstore(&H[i], banded && i > band ? vNEG : vset1(local ? 0 : LANE_VAL(-(O + i * X))));
+		vstore(&H[i], banded && i > below ? vNEG : vset1(local ? 0 : LANE_VAL(-(O + i * X))));
 		vstore(&E[i], local ? vZ : vNEG);
 	}
 #if LANE_BITS == 8
@@ -175,8 +176,8 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		V diag[B], f[B], R[B], colmax[B], colrow[B];
 		int top_here[B];
 		/* the block's rows: all, or those within the band of its columns */
-		const int64_t lo = banded && j0 - band > 1 ? j0 - band : 1;
-		const int64_t hi = banded && j0 + B - 1 + band < rows ? j0 + B - 1 + band : rows;
+		const int64_t lo = banded && j0 - above > 1 ? j0 - above : 1;
+		const int64_t hi = banded && j0 + B - 1 + below < rows ? j0 + B - 1 + below : rows;
 #if LANE_BITS != 8
 		VM fext[B]; /* dirs: F[i][j] extends F[i-1][j] (for the row about to be computed) */
 #endif
