@@ -295,11 +295,11 @@ static void group_all(int isa, const nw_align_params_t *p, const nw_batch_t *qb,
 }
 
 /* Local pairs whose optimal path strays exactly as far from its diagonal as its band
- * allows (nw_inter_start_band): a stretch of 80-150 and a copy of it with one gap of 1-12
- * in its middle third (in the reference or in the query; a third with random flanks before
- * them, where the band leaves room), so that the
- * path's score leaves no room for a wider detour. Their ends per pair, then
- * their starts in groups by band (nw_inter_plan_starts), against the per-pair engine. */
+ * allows on that side (nw_inter_start_band): a stretch of 80-150 and a copy of it with one
+ * gap of 1-12 in its middle third (in the reference or in the query; a third of the pairs
+ * with random flanks before them, where the band leaves room), so that the path's score
+ * leaves no room for a wider detour. Their ends per pair, then their starts in groups by
+ * band (nw_inter_plan_starts), against the per-pair engine. */
 static void run_band_edges(int isa, const scoring_case_t *c)
 {
 	enum { N = 300 };

@@ -575,7 +575,7 @@ static int unpack_group(nw_workspace_t *ws, const nw_batch_t *qb, const nw_batch
 			int64_t *qlen, uint8_t **r, int64_t *rlen, int64_t *maxq, int64_t *maxr)
 {
 	*maxq = *maxr = 0;
-	for (int l = 0; l < used; l++) { /* (the group's pairs lie anywhere in the batch) */
+	for (int l = 0; l < used; l++) {
 		qlen[l] = qb->len[pairs[idx[l]].q];
 		rlen[l] = rb->len[pairs[idx[l]].r];
 		*maxq = qlen[l] > *maxq ? qlen[l] : *maxq;

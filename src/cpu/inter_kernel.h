@@ -52,12 +52,12 @@
  * TARGET, every lane's problem from row 0 and column 0) computes only the rows within
  * the band about a block's columns' diagonal (row i of column j when j - above <= i <=
  * j + below); the cells just outside, and the rows that the band has not reached, hold
- * LANE_MIN. Every computed cell is then at most its value in the
- * full pass (it sees a subset of the paths), and a cell that reaches a lane's target lies
- * on a path that keeps within the band (nw_inter_start_band), each of whose cells is
- * computed from its predecessors on the path: such a cell holds the target as in the full
- * pass, and a cell below the target stays below it. The first cell to reach the target,
- * by column and then row, is the full pass's.
+ * LANE_MIN. Every computed cell is then at most its value in the full pass (it sees a
+ * subset of the paths), and a cell that reaches a lane's target lies on a path that keeps
+ * within the band (nw_inter_start_band), each of whose cells is computed from its
+ * predecessors on the path: such a cell holds the target as in the full pass, and a cell
+ * below the target stays below it. The first cell to reach the target, by column and then
+ * row, is the full pass's.
  */
 
 /* Lane l of vector v in memory. */

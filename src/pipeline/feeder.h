@@ -35,18 +35,18 @@ typedef struct {
 	char err[512];
 } nw_feeder_t;
 
-/* The first set's records at most when the CPU engine aligns it: a small first set starts
- * the engine (and the write stage) while the next, larger, sets are read, where one full
- * set would be read alone. The CPU engine for certain (cpu_first 1) starts after 1,024;
- * while the GPU opens (--backend auto, nw_may_share_while_opening: cpu_first 2) after
- * 4,096, so that the ramp reaches the GPU's set sizes in fewer steps. A run that waits for
- * the GPU takes full sets from the start: there small sets would only add calls. */
+/* The first set's records when the CPU engine aligns it: a small first set starts the
+ * engine (and the write stage) while the next, larger, sets are read, where one full set
+ * would be read alone. The CPU engine for certain starts after NW_FIRST_SET_CPU records;
+ * while the GPU opens (--backend auto, nw_may_share_while_opening) after
+ * NW_FIRST_SET_OPENING, so that the ramp reaches the GPU's set sizes in fewer steps. A run
+ * that waits for the GPU takes full sets from the start (first 0): there small sets would
+ * only add calls. */
 #define NW_FIRST_SET_CPU 1024
 #define NW_FIRST_SET_OPENING 4096
-static inline int64_t nw_first_set_records(int64_t batch_records, int cpu_first)
+static inline int64_t nw_first_set_records(int64_t batch_records, int64_t first)
 {
-	const int64_t first = cpu_first == 1 ? NW_FIRST_SET_CPU : NW_FIRST_SET_OPENING;
-	return cpu_first && batch_records > first ? first : batch_records;
+	return first > 0 && batch_records > first ? first : batch_records;
 }
 
 /* Takes the readers (not their ownership). The records already pending in them (read for

@@ -364,9 +364,11 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		q_batch = NW_PARTS_KEPT_MAX / opt->top > 0 ? NW_PARTS_KEPT_MAX / opt->top : 1;
 	/* a small first set for the CPU engine (asked for, no CUDA in this build, or while
 	 * the GPU opens), but full sets when each set reads the references again */
-	const int cpu_first = opt->backend == NW_BACKEND_CPU || !nw_gpu_built() ? 1
-			      : nw_may_share_while_opening(opt)		      ? 2
-										      : 0;
+	int64_t cpu_first = 0;
+	if (opt->backend == NW_BACKEND_CPU || !nw_gpu_built())
+		cpu_first = NW_FIRST_SET_CPU;
+	else if (nw_may_share_while_opening(opt))
+		cpu_first = NW_FIRST_SET_OPENING;
 	const int64_t first = partitioned ? q_batch : nw_first_set_records(q_batch, cpu_first);
 	if ((nq = nw_reader_fill(qr, first, opt->batch_residues, err, errlen)) < 0 ||
 	    (rr && zip && (nr = nw_reader_fill(rr, nq, UINT64_MAX, err, errlen)) < 0)) {
