@@ -798,6 +798,32 @@ static int starts_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 	return 0;
 }
 
+/* The cache lines of batch b's sequence i. */
+/* One load from each cache line of batch b's sequence i. Loads, not prefetch
+ * instructions: the lines often lie in another core's cache or in memory, and the
+ * prefetches left the later reads of the lines as slow as without them (RESULTS.md). */
+static void touch_seq(const nw_batch_t *b, uint32_t i)
+{
+	const volatile char *w = (const volatile char *)(b->words + b->offset[i]);
+	const int64_t bytes = ((int64_t)b->len[i] * b->bits[i] + 7) / 8;
+	for (int64_t at = 0; at < bytes; at += 64)
+		(void)w[at];
+	if (bytes > 0)
+		(void)w[bytes - 1];
+}
+
+void nw_inter_group_prefetch(const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs,
+			     const nw_inter_plan_t *plan, int64_t g)
+{
+	const int64_t k0 = g ? plan->group_end[g - 1] : 0, k1 = plan->group_end[g];
+	for (int64_t k = k0; k < k1; k++) {
+		const nw_pair_t *pr = &pairs[plan->order[k]];
+		if (k == k0 || pr->q != pairs[plan->order[k - 1]].q)
+			touch_seq(qb, pr->q);
+		touch_seq(rb, pr->r);
+	}
+}
+
 int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
 		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
 		   int64_t g, nw_result_t *res)

@@ -143,4 +143,10 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
 		   int64_t g, nw_result_t *res);
 
+/* Brings group g's packed sequences into this core's caches, to be read by a later
+ * nw_inter_group(g) on the same thread: a group's sequences lie all over the set, in
+ * memory that the reader's thread filled. */
+void nw_inter_group_prefetch(const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs,
+			     const nw_inter_plan_t *plan, int64_t g);
+
 #endif

@@ -690,13 +690,62 @@ static const uint8_t unpack4[256][2] = { NW_R256(NW_U4) };
 #undef NW_R64
 #undef NW_R256
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The whole 16-byte steps of a 2-bit (64 codes) or 4-bit (32 codes) sequence of len codes
+ * from its words w into out, by byte shuffles: each byte's low and high nibble looked up
+ * in two 16-entry tables (a 2-bit nibble holds two codes, a 4-bit nibble one), the
+ * results interleaved back into residue order. Returns the codes written (a multiple of
+ * the step, at most len: nothing is written past out[len - 1]). */
+__attribute__((target("ssse3"))) static uint32_t unpack_ssse3(const uint32_t *w, uint32_t len,
+							     unsigned bits, uint8_t *out)
+{
+	const __m128i nib = _mm_set1_epi8(0x0f);
+	uint32_t k = 0;
+	if (bits == 2) {
+		const __m128i first = _mm_setr_epi8(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3),
+			      second = _mm_setr_epi8(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+		for (; len - k >= 64; k += 64, w += 4) {
+			const __m128i x = _mm_loadu_si128((const __m128i *)w);
+			const __m128i lo = _mm_and_si128(x, nib),
+				      hi = _mm_and_si128(_mm_srli_epi16(x, 4), nib);
+			/* byte t's residues 4t, 4t + 1 (low nibble), 4t + 2, 4t + 3 (high) */
+			const __m128i r0 = _mm_shuffle_epi8(first, lo), r1 = _mm_shuffle_epi8(second, lo);
+			const __m128i r2 = _mm_shuffle_epi8(first, hi), r3 = _mm_shuffle_epi8(second, hi);
+			const __m128i p01l = _mm_unpacklo_epi8(r0, r1), p01h = _mm_unpackhi_epi8(r0, r1);
+			const __m128i p23l = _mm_unpacklo_epi8(r2, r3), p23h = _mm_unpackhi_epi8(r2, r3);
+			_mm_storeu_si128((__m128i *)(out + k), _mm_unpacklo_epi16(p01l, p23l));
+			_mm_storeu_si128((__m128i *)(out + k + 16), _mm_unpackhi_epi16(p01l, p23l));
+			_mm_storeu_si128((__m128i *)(out + k + 32), _mm_unpacklo_epi16(p01h, p23h));
+			_mm_storeu_si128((__m128i *)(out + k + 48), _mm_unpackhi_epi16(p01h, p23h));
+		}
+	} else {
+		for (; len - k >= 32; k += 32, w += 4) {
+			const __m128i x = _mm_loadu_si128((const __m128i *)w);
+			const __m128i lo = _mm_and_si128(x, nib),
+				      hi = _mm_and_si128(_mm_srli_epi16(x, 4), nib);
+			_mm_storeu_si128((__m128i *)(out + k), _mm_unpacklo_epi8(lo, hi));
+			_mm_storeu_si128((__m128i *)(out + k + 16), _mm_unpackhi_epi8(lo, hi));
+		}
+	}
+	return k;
+}
+#endif
+
 void nw_batch_unpack(const nw_batch_t *b, int64_t i, uint8_t *out)
 {
 	const uint32_t *w = b->words + b->offset[i];
 	uint32_t len = b->len[i], k = 0, j;
 	unsigned bits = b->bits[i];
 
-	/* Whole words first (table lookups a byte at a time), then the partial tail. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	/* the vector steps with any instruction set of the CPU engine but the generic one
+	 * (NWALIGN_CPU_ISA=generic runs the scalar loops below alone: the twin) */
+	if (bits <= 4 && nw_cpu_isa() != NW_ISA_GENERIC) {
+		k = unpack_ssse3(w, len, bits, out);
+		w += k / (32 / bits);
+	}
+#endif
+	/* Whole words (table lookups a byte at a time), then the partial tail. */
 	if (bits == 2) {
 		for (; k + 16 <= len; k += 16, w++) {
 			uint32_t x = *w;

@@ -41,6 +41,7 @@ typedef struct {
 	int64_t next_group;         /* next group to take (atomic) */
 	int next_worker;            /* the next worker's number, its workspace (atomic) */
 	int what;                   /* JOB_* */
+	int threads;                /* the workers */
 	int failed;                 /* atomic: set by the first failing worker */
 	int err_code;
 } job_t;
@@ -58,12 +59,22 @@ static void *cpu_worker(void *arg)
 	const int64_t n = plan ? plan->n_rest : job->n;
 	if (!ws || !q || !r)
 		ret = NW_ERR_MEMORY;
-	while (plan && ret == 0 && !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
-		int64_t g = __atomic_fetch_add(&job->next_group, 1, __ATOMIC_RELAXED);
-		if (g >= plan->n_groups)
-			break;
+	/* Groups in turn; far from the last one a worker takes its next group before it
+	 * aligns this one and has the caches fetch the next one's sequences meanwhile (near
+	 * the end, a group held ahead could leave another worker idle). */
+	const int64_t ahead_until = plan ? plan->n_groups - 2 * (int64_t)job->threads : 0;
+	int64_t g = plan ? __atomic_fetch_add(&job->next_group, 1, __ATOMIC_RELAXED) : 0;
+	while (plan && g < plan->n_groups && ret == 0 &&
+	       !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
+		int64_t next = -1;
+		if (g < ahead_until) {
+			next = __atomic_fetch_add(&job->next_group, 1, __ATOMIC_RELAXED);
+			if (next < plan->n_groups)
+				nw_inter_group_prefetch(job->qb, job->rb, job->pairs, plan, next);
+		}
 		ret = nw_stop_requested() ? NW_ERR_INTERRUPTED
 					  : nw_inter_group(ws, p, job->qb, job->rb, job->pairs, plan, g, job->res);
+		g = next >= 0 ? next : __atomic_fetch_add(&job->next_group, 1, __ATOMIC_RELAXED);
 	}
 	while (ret == 0 && !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
 		int64_t k0 = __atomic_fetch_add(&job->next, job->grain, __ATOMIC_RELAXED);
@@ -148,6 +159,7 @@ static int run_cpu_job(run_t *run, const nw_align_params_t *p, const nw_batch_t 
 				 ? threads / (int)n : 1;
 	for (int t = 0; t < nt; t++)
 		nw_workspace_set_team(run->cpu_ws[t], team, 0, 0);
+	job.threads = nt;
 	job.grain = n / ((int64_t)nt * 16);
 	job.grain = job.grain < 1 ? 1 : job.grain > 64 ? 64 : job.grain;
 	pthread_t *tid = calloc((size_t)nt, sizeof *tid);
