@@ -98,12 +98,9 @@ static int grow_text(nw_reader_t *r, uint64_t extra)
  * that a block fits behind the partial line moved to the front, and small enough to stay
  * in cache. */
 #define NW_BUF_MIN ((size_t)128 << 10)
-/* The first size of the buffer of a file read directly (refill). */
-#define NW_BUF_PLAIN ((size_t)1 << 20)
 
 /* Append decoded input behind the unparsed bytes, which are the start of one line (the
- * caller found no newline in them); a file read directly (r->fd) fills the rest of the
- * buffer. Compressed input is decoded one block at a time and a block
+ * caller found no newline in them). Compressed input is decoded one block at a time and a block
  * is taken only once the previous one is used up: when a block is corrupt, the lines of
  * all the blocks before it have been parsed, as with a line-by-line read, and the error
  * names the same line. Returns 0 (r->eof set at the end of the input), NW_ERR_IO or
@@ -129,8 +126,12 @@ static int refill(nw_reader_t *r)
 		r->buf = p;
 		r->buf_cap *= 2;
 	}
+	/* Files read directly (r->fd, r->gz) take NW_BUF_MIN at a time, at most: the first
+	 * records are parsed after one such piece, not after a larger buffer decoded whole,
+	 * and the same pages are used again and again */
+	want = r->buf_cap - r->buf_end < NW_BUF_MIN ? r->buf_cap - r->buf_end : NW_BUF_MIN;
 	if (r->gz) { /* decompressed straight into the buffer */
-		n = nw_gunzip_read(r->gz, r->buf + r->buf_end, r->buf_cap - r->buf_end);
+		n = nw_gunzip_read(r->gz, r->buf + r->buf_end, want);
 		if (n < 0)
 			return NW_ERR_IO;
 		r->eof = n == 0;
@@ -139,7 +140,7 @@ static int refill(nw_reader_t *r)
 	}
 	if (r->fd >= 0) { /* straight into the buffer: no decoded block to copy from */
 		do
-			n = read(r->fd, r->buf + r->buf_end, r->buf_cap - r->buf_end);
+			n = read(r->fd, r->buf + r->buf_end, want);
 		while (n < 0 && errno == EINTR);
 		if (n < 0)
 			return NW_ERR_IO;
@@ -565,12 +566,8 @@ nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen)
 	 * into the buffer too, when this build can (gunzip.h). BGZF files, stdin and pipes
 	 * stay with htslib. */
 	r->fd = -1;
-	char *big;
 	const int gzip = r->fp->is_compressed && r->fp->is_gzip && nw_gunzip_available();
-	if ((!r->fp->is_compressed || gzip) && have_st && S_ISREG(st.st_mode) &&
-	    (big = realloc(r->buf, NW_BUF_PLAIN)) != NULL) {
-		r->buf = big;
-		r->buf_cap = NW_BUF_PLAIN;
+	if ((!r->fp->is_compressed || gzip) && have_st && S_ISREG(st.st_mode)) {
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0 && gzip && !(r->gz = nw_gunzip_open(fd))) {
 			close(fd); /* out of memory: htslib reads it */
