@@ -85,10 +85,12 @@ void nw_dbuf_free(nw_dbuf_t *b);
 size_t nw_gpu_mem_avail(const nw_gpu_t *g);
 
 /* Pinned host buffers (grow-only, like nw_dbuf_t): copies from and to them are truly
- * asynchronous and run at full bus speed. */
+ * asynchronous and run at full bus speed. Large ones are registered memory of huge pages
+ * (nw_hbuf_reserve), the others cudaMallocHost's. */
 typedef struct {
 	void *p;
 	size_t cap;
+	int registered; /* p came from posix_memalign and cudaHostRegister */
 } nw_hbuf_t;
 int nw_hbuf_reserve(nw_gpu_t *g, nw_hbuf_t *b, size_t bytes);
 void nw_hbuf_free(nw_hbuf_t *b);
