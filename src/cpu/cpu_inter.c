@@ -798,7 +798,6 @@ static int starts_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 	return 0;
 }
 
-/* The cache lines of batch b's sequence i. */
 /* One load from each cache line of batch b's sequence i. Loads, not prefetch
  * instructions: the lines often lie in another core's cache or in memory, and the
  * prefetches left the later reads of the lines as slow as without them (RESULTS.md). */

@@ -740,7 +740,7 @@ void nw_batch_unpack(const nw_batch_t *b, int64_t i, uint8_t *out)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	/* the vector steps with any instruction set of the CPU engine but the generic one
 	 * (NWALIGN_CPU_ISA=generic runs the scalar loops below alone: the twin) */
-	if (bits <= 4 && nw_cpu_isa() != NW_ISA_GENERIC) {
+	if ((bits == 2 || bits == 4) && nw_cpu_isa() != NW_ISA_GENERIC) {
 		k = unpack_ssse3(w, len, bits, out);
 		w += k / (32 / bits);
 	}
