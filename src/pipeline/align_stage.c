@@ -5,207 +5,15 @@
  * on scores and end cells alone, then finds the spans of the kept pairs), the choice of
  * strand and of the --top pairs, then the paths of the results kept (src/path.h decides
  * their kind), and last the reverse-strand coordinates mirrored onto the query as given;
- * then the write stage takes the chunk. The CPU engine runs on --threads workers that
- * take pairs from a shared counter.
+ * then the write stage takes the chunk. The CPU engine's part of it runs in cpu_jobs.c.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cpu_align.h"
-#include "cpu_inter.h"
-#include "cpu_isa.h"
 #include "path.h"
 #include "pipeline.h"
 #include "plan.h"
-
-/* ---------------------------------------------------------------- CPU workers */
-
-enum {
-	JOB_ALIGN,   /* scores and spans (a path too when params want one) */
-	JOB_PATHS,   /* scores and spans are known: compute and check the paths */
-	JOB_FINISH   /* paths are there (GPU): check them (nw_path_finish) */
-};
-
-typedef struct {
-	const run_t *run;
-	const nw_align_params_t *params;
-	const nw_batch_t *qb, *rb;
-	const nw_pair_t *pairs;
-	nw_result_t *res;
-	int64_t n, grain;
-	int64_t next;               /* next pair to take (atomic) */
-	const nw_inter_plan_t *plan; /* JOB_ALIGN: groups for the inter-sequence passes, and
-				      * the pairs left to the per-pair passes; else NULL */
-	int64_t next_group;         /* next group to take (atomic) */
-	int next_worker;            /* the next worker's number, its workspace (atomic) */
-	int what;                   /* JOB_* */
-	int threads;                /* the workers */
-	int failed;                 /* atomic: set by the first failing worker */
-	int err_code;
-} job_t;
-
-static void *cpu_worker(void *arg)
-{
-	job_t *job = arg;
-	const nw_align_params_t *p = job->params;
-	int me = __atomic_fetch_add(&job->next_worker, 1, __ATOMIC_RELAXED);
-	nw_workspace_t *ws = job->run->cpu_ws[me];
-	uint8_t *q = malloc((size_t)job->qb->max_len + 1), *r = malloc((size_t)job->rb->max_len + 1);
-	int64_t last_q = -1;
-	int ret = 0;
-	const nw_inter_plan_t *plan = job->plan;
-	const int64_t n = plan ? plan->n_rest : job->n;
-	if (!ws || !q || !r)
-		ret = NW_ERR_MEMORY;
-	/* Groups in turn; far from the last one a worker takes its next group before it
-	 * aligns this one and has the caches fetch the next one's sequences meanwhile (near
-	 * the end, a group held ahead could leave another worker idle). */
-	const int64_t ahead_until = plan ? plan->n_groups - 2 * (int64_t)job->threads : 0;
-	int64_t g = plan ? __atomic_fetch_add(&job->next_group, 1, __ATOMIC_RELAXED) : 0;
-	while (plan && g < plan->n_groups && ret == 0 &&
-	       !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
-		int64_t next = -1;
-		if (g < ahead_until) {
-			next = __atomic_fetch_add(&job->next_group, 1, __ATOMIC_RELAXED);
-			if (next < plan->n_groups)
-				nw_inter_group_prefetch(job->qb, job->rb, job->pairs, plan, next);
-		}
-		ret = nw_stop_requested() ? NW_ERR_INTERRUPTED
-					  : nw_inter_group(ws, p, job->qb, job->rb, job->pairs, plan, g, job->res);
-		g = next >= 0 ? next : __atomic_fetch_add(&job->next_group, 1, __ATOMIC_RELAXED);
-	}
-	while (ret == 0 && !__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
-		int64_t k0 = __atomic_fetch_add(&job->next, job->grain, __ATOMIC_RELAXED);
-		if (k0 >= n)
-			break;
-		int64_t k1 = k0 + job->grain < n ? k0 + job->grain : n;
-		if (nw_stop_requested()) {
-			ret = NW_ERR_INTERRUPTED;
-			break;
-		}
-		for (int64_t t = k0; t < k1 && ret == 0; t++) {
-			const int64_t k = plan ? plan->rest[t] : t;
-			const nw_pair_t *pr = &job->pairs[k];
-			int64_t qlen = job->qb->len[pr->q], rlen = job->rb->len[pr->r];
-			if (pr->q != last_q) { /* all-vs-all pairs of one query are adjacent */
-				nw_batch_unpack(job->qb, pr->q, q);
-				last_q = pr->q;
-			}
-			nw_batch_unpack(job->rb, pr->r, r);
-			nw_result_t *rs = &job->res[k];
-			nw_align_params_t pk; /* this pair's need, at need[0] (nw_cpu_align) */
-			if (p->need) {
-				pk = *p;
-				pk.need = &p->need[k];
-			}
-			ret = job->what == JOB_ALIGN ? nw_cpu_align(p->need ? &pk : p, q, qlen, r, rlen, ws, rs)
-			    : job->what == JOB_PATHS ? nw_cpu_align_path(p, q, qlen, r, rlen, ws, rs)
-						     : nw_path_finish(p, q, qlen, r, rlen, rs);
-		}
-	}
-	if (ret < 0 && !__atomic_exchange_n(&job->failed, 1, __ATOMIC_RELAXED))
-		job->err_code = ret;
-	free(q);
-	free(r);
-	return NULL;
-}
-
-/* Workspaces for nt workers in run->cpu_ws (made once, at the first chunk). */
-static int cpu_workspaces(run_t *run, int nt)
-{
-	if (run->n_cpu_ws >= nt)
-		return 0;
-	nw_workspace_t **w = realloc(run->cpu_ws, (size_t)nt * sizeof *w);
-	if (!w)
-		return NW_ERR_MEMORY;
-	run->cpu_ws = w;
-	for (; run->n_cpu_ws < nt; run->n_cpu_ws++)
-		if (!(w[run->n_cpu_ws] = nw_workspace_new()))
-			return NW_ERR_MEMORY;
-	return 0;
-}
-
-static int run_cpu_job(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
-		       const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
-		       int what, char *err, size_t errlen)
-{
-	const int threads = run->cpu_threads > 0 ? run->cpu_threads : run->opt->threads;
-	int nt = threads;
-	if (nt > n)
-		nt = n > 0 ? (int)n : 1;
-	if (cpu_workspaces(run, nt) < 0) {
-		snprintf(err, errlen, "out of memory");
-		return NW_ERR_MEMORY;
-	}
-	job_t job = {.run = run, .params = p, .qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n,
-		     .what = what};
-	nw_inter_plan_t plan;
-	if (what == JOB_ALIGN || what == JOB_PATHS) {
-		const int by_band = what == JOB_ALIGN && nw_inter_starts_grouped(p);
-		if ((by_band ? nw_inter_plan_starts(p, res, n, nw_cpu_isa(), &plan)
-			     : nw_inter_plan_paths(p, qb, rb, pairs, what == JOB_PATHS ? res : NULL, n,
-						   nw_cpu_isa(), &plan)) < 0) {
-			snprintf(err, errlen, "out of memory");
-			return NW_ERR_MEMORY;
-		}
-		job.plan = &plan;
-		n = plan.n_rest;
-	}
-	/* Fewer pairs than threads, none in groups: the threads left over share out the
-	 * score passes and paths of long pairs (nw_striped_team, cpu_path.c's teams) */
-	const int team = (!job.plan || job.plan->n_groups == 0) && n > 0 && n < threads
-				 ? threads / (int)n : 1;
-	for (int t = 0; t < nt; t++)
-		nw_workspace_set_team(run->cpu_ws[t], team, 0, 0);
-	job.threads = nt;
-	job.grain = n / ((int64_t)nt * 16);
-	job.grain = job.grain < 1 ? 1 : job.grain > 64 ? 64 : job.grain;
-	pthread_t *tid = calloc((size_t)nt, sizeof *tid);
-	int started = 0;
-	if (!tid) {
-		if (job.plan)
-			nw_inter_plan_free(&plan);
-		snprintf(err, errlen, "out of memory");
-		return NW_ERR_MEMORY;
-	}
-	for (int t = 1; t < nt; t++, started++)
-		if (pthread_create(&tid[t], NULL, cpu_worker, &job) != 0)
-			break;
-	cpu_worker(&job); /* the calling thread works too */
-	for (int t = 1; t <= started; t++)
-		pthread_join(tid[t], NULL);
-	free(tid);
-	if (job.plan)
-		nw_inter_plan_free(&plan);
-	if (job.failed) {
-		snprintf(err, errlen, job.err_code == NW_ERR_MEMORY ? "out of memory while aligning"
-				      : job.err_code == NW_ERR_INTERRUPTED
-					      ? "interrupted"
-					      : "internal error in the CPU engine (see the message above)");
-		return job.err_code;
-	}
-	return 0;
-}
-
-/* The CPU engine's work on n pairs. A local match/mismatch chunk's starts are found after
- * all its scores and end cells (nw_inter_starts_apart), in groups of like bands. */
-static int run_cpu(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
-		   const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
-		   int what, char *err, size_t errlen)
-{
-	if (what != JOB_ALIGN || !nw_inter_starts_apart(p))
-		return run_cpu_job(run, p, qb, rb, pairs, res, n, what, err, errlen);
-	nw_align_params_t sp = *p;
-	sp.ends_only = 1;
-	int ret = run_cpu_job(run, &sp, qb, rb, pairs, res, n, what, err, errlen);
-	if (ret < 0)
-		return ret;
-	sp.ends_only = 0;
-	sp.starts_only = 1;
-	return run_cpu_job(run, &sp, qb, rb, pairs, res, n, what, err, errlen);
-}
 
 /* ---------------------------------------------------------------- one chunk */
 
@@ -279,7 +87,7 @@ static int64_t while_opening(run_t *run, const nw_align_params_t *p, const nw_ba
 {
 	if (!run->opening || n == 0)
 		return 0;
-	const double rate = what == JOB_PATHS ? NW_CPU_PATH_CELLS_PER_S : NW_CPU_CELLS_PER_S;
+	const double rate = what == NW_JOB_PATHS ? NW_CPU_PATH_CELLS_PER_S : NW_CPU_CELLS_PER_S;
 	const double pair_s = nw_plan_cells(qb, rb, pairs, n) / (double)n / rate + NW_CPU_PAIR_S;
 	const int64_t slice = (int64_t)(NW_SLICE_S * run->cpu_threads / pair_s);
 	int ret;
@@ -294,11 +102,11 @@ static int64_t while_opening(run_t *run, const nw_align_params_t *p, const nw_ba
 		const int64_t m = n - k < slice ? n - k : slice;
 		nw_align_params_t sp = *p; /* the slice's needs, if any */
 		sp.need = p->need ? p->need + k : NULL;
-		if ((ret = run_cpu(run, &sp, qb, rb, pairs + k, res + k, m, what, err, errlen)) < 0 ||
+		if ((ret = nw_cpu_run(run, &sp, qb, rb, pairs + k, res + k, m, what, err, errlen)) < 0 ||
 		    (ret = nw_adopt_gpu(run, 0, err, errlen)) < 0)
 			return ret;
 		k += m;
-		run->pairs_while_opening += what == JOB_PATHS ? 0 : m;
+		run->pairs_while_opening += what == NW_JOB_PATHS ? 0 : m;
 	}
 	return k;
 }
@@ -314,7 +122,7 @@ static int scores(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		  const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		  char *err, size_t errlen)
 {
-	const int64_t n_all = n, k0 = while_opening(run, p, qb, rb, pairs, res, n, JOB_ALIGN,
+	const int64_t n_all = n, k0 = while_opening(run, p, qb, rb, pairs, res, n, NW_JOB_ALIGN,
 						    err, errlen);
 	if (k0 < 0)
 		return (int)k0;
@@ -330,7 +138,7 @@ static int scores(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		on_gpu = !cpu_takes_over(run, ret, err);
 	}
 	if (!on_gpu && n > 0)
-		ret = run_cpu(run, p, qb, rb, pairs, res, n, JOB_ALIGN, err, errlen);
+		ret = nw_cpu_run(run, p, qb, rb, pairs, res, n, NW_JOB_ALIGN, err, errlen);
 	pairs -= k0, res -= k0, n = n_all;
 	for (int64_t k = 0; k < n; k++) {
 		res[k].n_cigar = 0;
@@ -346,14 +154,14 @@ static int paths(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
 		 char *err, size_t errlen)
 {
-	const int64_t k0 = while_opening(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
+	const int64_t k0 = while_opening(run, p, qb, rb, pairs, res, n, NW_JOB_PATHS, err, errlen);
 	if (k0 < 0)
 		return (int)k0;
 	pairs += k0, res += k0, n -= k0; /* the rest, if any */
 	if (n == 0)
 		return 0;
 	if (!gpu_of(run))
-		return run_cpu(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
+		return nw_cpu_run(run, p, qb, rb, pairs, res, n, NW_JOB_PATHS, err, errlen);
 	int ret;
 	if ((ret = injected_failure("paths", err, errlen)) == 0)
 		ret = nw_lanes_call(&run->lanes, nw_gpu_paths, p, qb, rb, pairs, n, res, err, errlen);
@@ -362,9 +170,9 @@ static int paths(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 			res[k].n_cigar = 0;
 			res[k].path_kind = NW_PATH_NONE;
 		}
-		return run_cpu(run, p, qb, rb, pairs, res, n, JOB_PATHS, err, errlen);
+		return nw_cpu_run(run, p, qb, rb, pairs, res, n, NW_JOB_PATHS, err, errlen);
 	}
-	return ret < 0 ? ret : run_cpu(run, p, qb, rb, pairs, res, n, JOB_FINISH, err, errlen);
+	return ret < 0 ? ret : nw_cpu_run(run, p, qb, rb, pairs, res, n, NW_JOB_FINISH, err, errlen);
 }
 
 /* Runs stage on every result in the frame of its strand: results with strand 0 against the

@@ -5,6 +5,7 @@
  *   setup.c        alphabet, scoring, the GPU opened beside the reading, SAM's references
  *   feeder.c       the read stage: batch sets read and packed on a thread of their own
  *   align_stage.c  one chunk through the engine: scores, --top, starts, paths, strands
+ *   cpu_jobs.c     the CPU engine's share of a chunk, on the run's worker threads
  *   write_stage.c  the write stage: records formatted and written on threads of their own
  *   partitions.c   --top against references larger than memory: read in partitions
  *   gpu_lanes.c    a large GPU call split over engines on threads of their own
@@ -147,6 +148,18 @@ static inline double nw_pl_now(void)
 /* Where a run's wall time goes, for -v: waiting for the reader, the score passes (both
  * strands, --top's selection, starts), the paths, waiting for the write stage. */
 enum { STAGE_READ, STAGE_SCORES, STAGE_STARTS, STAGE_PATHS, STAGE_WRITE };
+
+/* cpu_jobs.c: what the CPU engine does with n pairs (nw_cpu_run). */
+enum {
+	NW_JOB_ALIGN,  /* scores and spans (a path too when params want one) */
+	NW_JOB_PATHS,  /* scores and spans are known: compute and check the paths */
+	NW_JOB_FINISH  /* paths are there (GPU): check them (nw_path_finish) */
+};
+/* cpu_jobs.c: the CPU engine's work (NW_JOB_*) on n pairs and their results, on
+ * run->cpu_threads workers (--threads when 0). 0, or a negative NW_ERR_* with err set. */
+int nw_cpu_run(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+	       const nw_pair_t *pairs, nw_result_t *res, int64_t n, int what, char *err,
+	       size_t errlen);
 
 /* align_stage.c: the n pairs of run->cb through the engine, then to the write stage. */
 int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
