@@ -798,9 +798,8 @@ static int starts_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 	return 0;
 }
 
-/* One load from each cache line of batch b's sequence i. Loads, not prefetch
- * instructions: the lines often lie in another core's cache or in memory, and the
- * prefetches left the later reads of the lines as slow as without them (RESULTS.md). */
+/* One load from each cache line of batch b's sequence i: loads, which the processor
+ * must complete, where a prefetch instruction is only a hint it may drop. */
 static void touch_seq(const nw_batch_t *b, uint32_t i)
 {
 	const volatile char *w = (const volatile char *)(b->words + b->offset[i]);

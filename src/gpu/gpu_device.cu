@@ -162,10 +162,10 @@ void nw_dbuf_free(nw_dbuf_t *b)
 }
 
 /* Pinned buffers of NW_PIN_HUGE bytes or more are allocated on 2 MiB boundaries, advised
- * into transparent huge pages and registered with the driver: pinning a few 2 MiB pages
- * takes a fraction of the time that cudaMallocHost's 4 KiB pages take, and the first call
- * of a run pins tens of megabytes on each engine lane while the aligners wait (RESULTS.md).
- * Where huge pages are not to be had the registration pins 4 KiB pages, as before. */
+ * into transparent huge pages and registered with the driver: the driver pins a few 2 MiB
+ * pages sooner than the many 4 KiB pages of cudaMallocHost's allocations, and a run's
+ * first call reserves its buffers while the aligners wait. Where huge pages are not to be
+ * had the registration pins 4 KiB pages. */
 #define NW_PIN_HUGE ((size_t)1 << 20)
 #define NW_HUGE_PAGE ((size_t)2 << 20)
 static void *nw_pin_huge(size_t *bytes)

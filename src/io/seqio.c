@@ -100,10 +100,10 @@ static int grow_text(nw_reader_t *r, uint64_t extra)
 #define NW_BUF_MIN ((size_t)128 << 10)
 
 /* Append decoded input behind the unparsed bytes, which are the start of one line (the
- * caller found no newline in them). Compressed input is decoded one block at a time and a block
- * is taken only once the previous one is used up: when a block is corrupt, the lines of
- * all the blocks before it have been parsed, as with a line-by-line read, and the error
- * names the same line. Returns 0 (r->eof set at the end of the input), NW_ERR_IO or
+ * caller found no newline in them). Compressed input is decoded one block at a time and
+ * a block is taken only once the previous one is used up: when a block is corrupt, the
+ * lines of all the blocks before it have been parsed, as with a line-by-line read, and
+ * the error names the same line. Returns 0 (r->eof set at the end of the input), NW_ERR_IO or
  * NW_ERR_MEMORY. */
 static int refill(nw_reader_t *r)
 {
@@ -560,9 +560,9 @@ nw_reader_t *nw_reader_open(const char *path, char *err, size_t errlen)
 		free(r);
 		return NULL;
 	}
-	/* An uncompressed regular file is read with read(2) straight into the buffer, in
-	 * larger pieces: through htslib every byte would be copied once more, from its
-	 * decoded blocks of 64 KiB. A gzip regular file (not BGZF) is decompressed straight
+	/* An uncompressed regular file is read with read(2) straight into the buffer:
+	 * through htslib every byte would be copied once more, from its decoded blocks of
+	 * 64 KiB. A gzip regular file (not BGZF) is decompressed straight
 	 * into the buffer too, when this build can (gunzip.h). BGZF files, stdin and pipes
 	 * stay with htslib. */
 	r->fd = -1;

@@ -19,9 +19,9 @@
 #include "path.h"
 #include "pipeline.h"
 
-/* Pairs a part: enough that a part keeps 16 workers busy well past the next part's plan
- * (about 1.5 ms for this many pairs on one core), few enough that the first part's plan
- * is short. */
+/* Pairs a part: enough that the workers' time on a part far exceeds the calling thread's
+ * plan of the next one, few enough that the first part's plan, which they wait for, is
+ * short. */
 #ifndef NW_JOB_PART
 #define NW_JOB_PART 32768
 #endif
