@@ -15,6 +15,9 @@
  * and, for local match/mismatch pairs, end cells first and then the starts in groups by
  * band (nw_inter_plan_starts: banded reverse passes, the pipeline's order for them).
  *
+ * The 8-bit local match/mismatch groups for end cells, scores up to the top of their
+ * range and past it (run again in 16 bits).
+ *
  * For each set, scoring (match/mismatch DNA with and without ambiguity codes, mismatch 0,
  * linear gaps; EDNAFULL, BLOSUM62 and PAM250 through the profile form), mode (global,
  * local, semiglobal) and variant (scores and spans, end cells only, paths): random pairs
@@ -713,6 +716,113 @@ static void run_team_targets(const scoring_case_t *c)
 	nw_workspace_free(team);
 }
 
+/* The narrow (8-bit) match/mismatch local groups for end cells (cpu_inter.c's local8_ok:
+ * cells of 0..255 in the scores divided by their common divisor) against the per-pair
+ * engine, zip pairs. Three pairs in four are short enough that no score can reach 255 in
+ * the divided scores (the plan's condition for 8-bit groups), down to the bound itself
+ * (copies that score 254); the others are longer: unrelated, or copies that saturate and
+ * run again in 16 bits, alone or in groups. Queries past 127 rows put the best in a later
+ * row chunk; low-complexity references give ties. */
+static void run_narrow_mm(int isa, const scoring_case_t *c)
+{
+	enum { N = 600, LEN = 700 };
+	int ma, mi, K;
+	CHECK(nw_scoring_mm(&c->sc, &ma, &mi, &K), "%s: match/mismatch", c->label);
+	int g = 0;
+	const int v[] = {ma, -mi, c->sc.gap_open, c->sc.gap_extend};
+	for (int k = 0; k < 4; k++)
+		for (int a = v[k], t; a; a = t)
+			t = g % a, g = a;
+	const int64_t fit = 254 / (ma / g); /* the longest shorter side that cannot saturate */
+	nw_batch_t qb, rb;
+	nw_batch_init(&qb, NW_ALPHA_DNA);
+	nw_batch_init(&rb, NW_ALPHA_DNA);
+	static uint8_t s[LEN], t[LEN];
+	for (int k = 0; k < N; k++) {
+		const int long_pair = k % 4 == 3, how = (int)rnd(0, 3);
+		int64_t m = long_pair ? rnd(fit + 1, LEN - 100) : rnd(1, fit), n;
+		if (!long_pair && how == 0)
+			m = fit; /* at the bound: a copy scores 254 */
+		for (int64_t i = 0; i < m; i++)
+			s[i] = code(c->kind);
+		if (how == 0 || how == 1) { /* a copy (mutated when 1) inside flanks */
+			int64_t a = long_pair ? rnd(0, 60) : 0, b = long_pair ? rnd(0, 30) : 0;
+			n = 0;
+			for (int64_t i = 0; i < a; i++)
+				t[n++] = code(c->kind);
+			for (int64_t i = 0; i < m; i++)
+				t[n++] = how == 1 && rnd(0, 19) == 0 ? code(c->kind) : s[i];
+			for (int64_t i = 0; i < b; i++)
+				t[n++] = code(c->kind);
+		} else if (how == 2) { /* low complexity */
+			n = rnd(1, long_pair ? LEN - 1 : fit);
+			uint8_t x = code(c->kind), y = code(c->kind);
+			for (int64_t i = 0; i < n; i++)
+				t[i] = rnd(0, 4) ? x : y;
+		} else { /* unrelated */
+			n = rnd(1, LEN - 1);
+			for (int64_t i = 0; i < n; i++)
+				t[i] = code(c->kind);
+		}
+		CHECK(nw_batch_push(&qb, "q", s, (uint32_t)m, NULL) == 0, "push");
+		CHECK(nw_batch_push(&rb, "r", t, (uint32_t)n, NULL) == 0, "push");
+	}
+	nw_pair_t *pairs = malloc(sizeof *pairs * N);
+	for (int k = 0; k < N; k++)
+		pairs[k] = (nw_pair_t){(uint32_t)k, (uint32_t)k};
+	nw_result_t *got = calloc(N, sizeof *got), *want = calloc(N, sizeof *want);
+	nw_workspace_t *ws = nw_workspace_new();
+	const nw_align_params_t p = {.mode = NW_MODE_LOCAL, .sc = &c->sc, .ends_only = 1};
+	nw_inter_plan_t plan;
+	CHECK(nw_inter_plan(&p, &qb, &rb, pairs, N, isa, &plan) == 0, "plan");
+	CHECK(plan.narrow && plan.n_rest < N / 10, "%s: %s: narrow %d, %lld pairs alone",
+	      nw_cpu_isa_name(isa), c->label, plan.narrow, (long long)plan.n_rest);
+	for (int64_t x = 0; x < plan.n_groups; x++)
+		CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, x, got) == 0, "group");
+	for (int64_t x = 0; x < plan.n_rest; x++) {
+		const int64_t k = plan.rest[x];
+		nw_batch_unpack(&qb, pairs[k].q, s);
+		nw_batch_unpack(&rb, pairs[k].r, t);
+		CHECK(nw_cpu_align(&p, s, qb.len[k], t, rb.len[k], ws, &got[k]) == 0, "alone");
+	}
+	int64_t high = 0; /* pairs that score 254 or more in the divided scores */
+	for (int k = 0; k < N; k++) {
+		nw_batch_unpack(&qb, pairs[k].q, s);
+		nw_batch_unpack(&rb, pairs[k].r, t);
+		CHECK(nw_cpu_align(&p, s, qb.len[k], t, rb.len[k], ws, &want[k]) == 0,
+		      "nw_cpu_align");
+		high += want[k].score >= 254 * g;
+		int ok = same_result(&got[k], &want[k]);
+		CHECK(ok, "%s: %s narrow local pair %d (%lld x %lld): got %lld end %lld,%lld, "
+		      "want %lld end %lld,%lld", nw_cpu_isa_name(isa), c->label, k,
+		      (long long)qb.len[k], (long long)rb.len[k], (long long)got[k].score,
+		      (long long)got[k].qend, (long long)got[k].rend, (long long)want[k].score,
+		      (long long)want[k].qend, (long long)want[k].rend);
+	}
+	printf("unit_inter: %s: %s local ends: %lld lanes in 8 bits (scores / %d), %lld of them "
+	       "again in 16: %lld alone, the others in %lld group passes; %lld pairs at 254 or "
+	       "more\n", nw_cpu_isa_name(isa), c->label, (long long)ws->narrow_lanes, g,
+	       (long long)ws->narrow_saturated, (long long)ws->narrow_alone,
+	       (long long)ws->narrow_regroups, (long long)high);
+	/* every kind of lane must have run, and scores at the top of the 8-bit range */
+	CHECK(ws->narrow_lanes > N / 2 && ws->narrow_saturated > 0 &&
+	      ws->narrow_saturated * 3 < ws->narrow_lanes && high > N / 20,
+	      "%s: %s: %lld of %lld 8-bit lanes saturated, %lld at 254 or more",
+	      nw_cpu_isa_name(isa), c->label, (long long)ws->narrow_saturated,
+	      (long long)ws->narrow_lanes, (long long)high);
+	for (int k = 0; k < N; k++) {
+		nw_result_free(&got[k]);
+		nw_result_free(&want[k]);
+	}
+	nw_inter_plan_free(&plan);
+	nw_workspace_free(ws);
+	free(got);
+	free(want);
+	free(pairs);
+	nw_batch_free(&qb);
+	nw_batch_free(&rb);
+}
+
 int main(void)
 {
 	static scoring_case_t cases[10];
@@ -775,8 +885,10 @@ int main(void)
 		for (int c = n_dna + 1; c < n_base; c++) /* the protein matrices */
 			run_narrow(isa, &cases[c]);
 		for (int c = 0; c < nc; c++)
-			if (c < n_dna || c >= n_base) /* match/mismatch */
+			if (c < n_dna || c >= n_base) { /* match/mismatch */
 				run_band_edges(isa, &cases[c]);
+				run_narrow_mm(isa, &cases[c]);
+			}
 		int64_t grouped_mm = 0, total_mm = 0, grouped_pr = 0, total_pr = 0;
 		for (int c = 0; c < nc; c++)
 			for (int m = 0; m < 3; m++)

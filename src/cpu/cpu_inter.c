@@ -90,6 +90,37 @@ static int narrow_ok(const nw_align_params_t *p)
 	       sc->gap_open + sc->gap_extend <= 127;
 }
 
+/* The greatest common divisor of a match/mismatch scoring's match, mismatch, gap open and
+ * gap extend: the 8-bit local pass runs on the scores divided by it, which divides every
+ * path's score alike and so keeps the same cells best. */
+static int mm_divisor(const nw_scoring_t *sc, int ma, int mi)
+{
+	const int v[] = {ma, -mi, sc->gap_open, sc->gap_extend};
+	int g = 0;
+	for (int k = 0; k < 4; k++)
+		for (int a = v[k] < 0 ? -v[k] : v[k], t; a; a = t)
+			t = g % a, g = a;
+	return g > 0 ? g : 1;
+}
+
+/* 1 when the local groups of a match/mismatch plan for end cells may run in 8-bit lanes
+ * (inter_kernel.h: cells 0..255 of the divided scores; the reverse passes for the starts
+ * run apart, in 16 bits). */
+static int local8_ok(const nw_align_params_t *p, int ma, int mi)
+{
+	const nw_scoring_t *sc = p->sc;
+	const int g = mm_divisor(sc, ma, mi);
+	return p->mode == NW_MODE_LOCAL && p->ends_only && ma > 0 && ma / g <= 127 &&
+	       -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127;
+}
+
+/* 1 when a local pair's score stays below 255 in the divided scores (local8_ok): no
+ * alignment holds more matches than the shorter sequence's residues. */
+static int local8_fits(const nw_align_params_t *p, int ma, int mi, int64_t qlen, int64_t rlen)
+{
+	return (ma / mm_divisor(p->sc, ma, mi)) * (qlen < rlen ? qlen : rlen) < 255;
+}
+
 /* 1 when the global groups of a match/mismatch plan run in 8-bit lanes, by differences
  * (inter_diff_kernel.h): their intermediates stay within +-127. */
 static int diff_ok(const nw_align_params_t *p, int ma)
@@ -219,11 +250,11 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	/* NWALIGN_CPU_INTER=0: no groups; 16: groups in 16-bit lanes only (tests, benchmarks) */
 	const char *env = getenv("NWALIGN_CPU_INTER");
 	const int off = env && !strcmp(env, "0");
-	plan->narrow = !paths && (mm ? diff_ok(p, ma) : narrow_ok(p)) &&
+	const int local8 = mm && !paths && local8_ok(p, ma, mi);
+	plan->narrow = !paths && (mm ? diff_ok(p, ma) || local8 : narrow_ok(p)) &&
 		       !(env && !strcmp(env, "16"));
-	const int group_lanes = plan->lanes * (plan->narrow ? 2 : 1);
 	sort_item_t *items = NULL;
-	int64_t n_items = 0;
+	int64_t n_items = 0, n_fit8 = 0; /* local8: the grouped pairs that cannot saturate */
 	if ((paths || !p->starts_only) && !off && n > 0) {
 		items = malloc((size_t)n * sizeof *items);
 		plan->order = malloc((size_t)n * sizeof *plan->order);
@@ -249,10 +280,15 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 			 * share a query */
 			items[n_items++] = mm ? (sort_item_t){rlen, qlen, k}
 					      : (sort_item_t){pairs[k].q, rlen, k};
+			n_fit8 += local8 && local8_fits(p, ma, mi, qlen, rlen);
 		} else {
 			plan->rest[plan->n_rest++] = k;
 		}
 	}
+	/* 8-bit local groups pay twice for a saturated lane: not where many pairs may */
+	if (local8 && n_fit8 * 4 < n_items * 3)
+		plan->narrow = 0;
+	const int group_lanes = plan->lanes * (plan->narrow ? 2 : 1);
 	if (n_items > 0)
 		sort_items(items, n_items);
 	if (!mm && !paths) { /* a query with few pairs would leave most lanes of its groups empty */
@@ -620,12 +656,15 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		maxr = rlen[l] > maxr ? rlen[l] : maxr;
 	}
 	const int vl = narrow ? 2 * lanes : lanes; /* pairs a pass */
+	const int local = p->mode == NW_MODE_LOCAL;
+	/* an 8-bit local match/mismatch pass runs on the divided scores (local8_ok) */
+	const int g = narrow && mm && local ? mm_divisor(sc, ma, mi) : 1;
 	*n_sat = 0;
 
 	/* forward: score and end cell */
 	inter_pass_t ps = {.rows = maxq, .cols = maxr, .n_codes = sc->n_codes,
-			   .match = (int16_t)ma, .mismatch = (int16_t)mi,
-			   .O = (int16_t)sc->gap_open, .X = (int16_t)sc->gap_extend,
+			   .match = (int16_t)(ma / g), .mismatch = (int16_t)(mi / g),
+			   .O = (int16_t)(sc->gap_open / g), .X = (int16_t)(sc->gap_extend / g),
 			   .local = p->mode == NW_MODE_LOCAL, .ref_free = p->mode == NW_MODE_SEMIGLOBAL,
 			   .narrow = narrow,
 			   .track = p->mode == NW_MODE_LOCAL ? DP_TRACK_MAX
@@ -663,8 +702,9 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		ws->narrow_lanes += used;
 	for (int l = 0; l < used; l++) {
 		nw_result_t *rs = &res[idx[l]];
-		if (narrow && !mm && hit.score[l] >= 127) { /* (the global pass by differences
-							      * holds any score) */
+		if (narrow && local && hit.score[l] >= (mm ? 255 : 127)) { /* (the global pass
+									      * by differences holds
+									      * any score) */
 			sat[(*n_sat)++] = l;
 			skip[l] = 1;
 			ws->narrow_saturated++;
@@ -674,7 +714,7 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		rs->n_cigar = 0;
 		rs->matches = rs->aln_len = rs->edits = 0;
 		rs->path_kind = NW_PATH_NONE;
-		rs->score = hit.score[l];
+		rs->score = hit.score[l] * g;
 		rs->qend = p->mode == NW_MODE_LOCAL ? hit.col[l] : qlen[l];
 		rs->rend = p->mode == NW_MODE_GLOBAL ? rlen[l] : hit.row[l];
 		if (p->mode == NW_MODE_LOCAL && rs->score <= 0) {

@@ -54,8 +54,8 @@ typedef struct {
 	const int16_t *qc;          /* MM: [rows][VL] query codes; TABLE: the same times 32 */
 	const void *rc;             /* [cols rounded up to INTER_BLOCK][VL] reference codes, in
 				     * lanes of the pass's width */
-	int narrow;                 /* 8-bit lanes (PROFILE with track MAX, ANCHORED; MM with
-				     * track NONE, by differences) */
+	int narrow;                 /* 8-bit lanes (PROFILE and local MM with track MAX,
+				     * ANCHORED; global MM with track NONE, by differences) */
 	const uint8_t *qs;          /* PROFILE: the shared query's codes [rows] */
 	const int16_t (*st)[NW_MAX_CODES]; /* PROFILE: st[ref code][query code] */
 	const int32_t *table;       /* TABLE: [query code * 32 + ref code] */
@@ -91,8 +91,9 @@ void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out);
 typedef struct {
 	int isa, lanes;
 	int narrow;                 /* groups hold 2 * lanes pairs and run in 8 bits: local
-				     * profile groups first (cpu_inter.c's narrow_ok), global
-				     * match/mismatch groups by differences (diff_ok) */
+				     * profile groups first (cpu_inter.c's narrow_ok), local
+				     * match/mismatch groups for end cells first (local8_ok),
+				     * global match/mismatch groups by differences (diff_ok) */
 	int64_t *order;             /* pair indices, grouped */
 	int64_t *group_end;         /* group g is order[g ? group_end[g - 1] : 0 .. group_end[g]) */
 	int64_t n_groups;

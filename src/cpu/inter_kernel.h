@@ -28,9 +28,13 @@
  * The global match/mismatch pass in 8-bit lanes keeps differences instead of cells
  * (inter_diff_kernel.h).
  *
- * In 8-bit lanes (cpu_inter.c's narrow passes) a local pass's cells lie in 0..127 and a
- * lane whose best reaches 127 has saturated: the caller runs it again in 16 bits. Below
- * that every cell is exact (the first cell to saturate would have made the best 127).
+ * In 8-bit lanes (cpu_inter.c's narrow passes) a local profile pass's cells lie in 0..127
+ * and a lane whose best reaches 127 has saturated: the caller runs it again in 16 bits.
+ * Below that every cell is exact (the first cell to saturate would have made the best
+ * 127). A local match/mismatch pass in 8-bit lanes keeps each cell minus 128, its zero at
+ * LANE_MIN, so that its cells span 0..255: the signed saturating subtraction then stops at
+ * that zero as vsubs0 stops at 0, and the diagonal's sum saturates there too, which H's
+ * floor of 0 allows; a lane whose best reaches 255 has saturated, as above.
  * Row numbers leave 8 bits, so a column's best row is kept per chunk of ROW_CHUNK rows
  * (the row within the chunk in 8 bits) and folded into the chunk's number after each
  * chunk, the first chunk winning ties; the columns and rows of the lanes' bests are
@@ -84,11 +88,14 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	const int top_free = local || p->ref_free;
 	const V vOX = vset1(O + X), vX = vset1(X), vNEG = vset1(LANE_MIN), vZ = vset1(0);
 	const V v1 = vset1(1);
+	/* a cell's zero: LANE_MIN in the 8-bit match/mismatch local pass (see above) */
+	const int zero = LANE_BITS == 8 && form == INTER_MM && local ? LANE_MIN : 0;
+	const V vzero = vset1(zero);
+#define vsubs_local(a, b) (zero ? vsubs((a), (b)) : vsubs0((a), (b)))
 #if LANE_BITS == 8
 	(void)dirs; /* the narrow passes leave no direction bits */
-#else
-	const V vma = vset1(p->match), vmi = vset1(p->mismatch);
 #endif
+	const V vma = vset1(p->match), vmi = vset1(p->mismatch);
 	/* tracks that read whole columns keep the block's first columns in A */
 	const int keep = track != DP_TRACK_MAX;
 	const int banded = form == INTER_MM && track == DP_TRACK_TARGET && p->banded;
@@ -98,8 +105,8 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	int pending = 0;
 
 	for (int64_t i = 1; i <= rows; i++) {
-		vstore(&H[i], banded && i > below ? vNEG : vset1(local ? 0 : LANE_VAL(-(O + i * X))));
-		vstore(&E[i], local ? vZ : vNEG);
+		vstore(&H[i], banded && i > below ? vNEG : vset1(local ? zero : LANE_VAL(-(O + i * X))));
+		vstore(&E[i], local ? vzero : vNEG);
 	}
 #if LANE_BITS == 8
 	int32_t best_s[VL], best_row[VL], best_col[VL]; /* MAX: the lanes' bests */
@@ -140,7 +147,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	/* S[2x], S[2x + 1]: query code x against reference codes 0..15 and 16..31, in every
 	 * 16-byte block (vlut32) */
 	V *S = P + B * NW_MAX_CODES;
-	for (int x = 0; x < p->n_codes; x++)
+	for (int x = 0; form != INTER_MM && x < p->n_codes; x++)
 		for (int half = 0; half < 2; half++) {
 			for (int y = 0; y < VL; y++)
 				tmp[y] = (LT)p->st[16 * half + y % 16][x];
@@ -156,7 +163,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			vstore(&S[x], vload(tmp));
 		}
 #endif
-	V best = vZ, vtarget = vZ;
+	V best = vzero, vtarget = vZ;
 #if LANE_BITS != 8
 	V best_i = vZ, best_j = vZ, vn = vZ;
 	if (track == DP_TRACK_MAX) {
@@ -187,10 +194,10 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 #pragma GCC unroll 8
 		for (int c = 0; c < B; c++) {
 			const int64_t j = j0 + c;
-			const int top_prev = top_free || j == 1 ? 0 : -(O + (int)(j - 1) * X);
-			top_here[c] = top_free ? 0 : -(O + (int)j * X);
+			const int top_prev = top_free || j == 1 ? zero : -(O + (int)(j - 1) * X);
+			top_here[c] = top_free ? zero : -(O + (int)j * X);
 			diag[c] = vset1(LANE_VAL(top_prev));                /* H[0][j-1] */
-			f[c] = local ? vZ : vset1(LANE_VAL(top_here[c] - (O + X))); /* F[1][j] */
+			f[c] = local ? vzero : vset1(LANE_VAL(top_here[c] - (O + X))); /* F[1][j] */
 			if (form == INTER_ANCHORED) { /* row 0 above a lane's own: LANE_MIN too */
 				diag[c] = vsel(row0_own, vNEG, diag[c]);
 				f[c] = vsel(row0_own, vNEG, f[c]);
@@ -232,29 +239,24 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			/* row i's number (8-bit lanes: within the chunk, whose passes start at 1) */
 			V vi = vset1(LANE_BITS == 8 ? 0 : (int)(i0 - 1));
 			for (int64_t i = i0; i <= i1; i++) {
-				V left = vload(&H[i]), el = vload(&E[i]);
-#if LANE_BITS != 8
-				V Q;
+				V left = vload(&H[i]), el = vload(&E[i]), Q = vZ;
 				if (form == INTER_MM || form == INTER_TABLE)
-					Q = vload(p->qc + (i - 1) * VL);
-#endif
+					Q = vload((const LT *)p->qc + (i - 1) * VL);
 				vi = vadds(vi, v1);
 #if LANE_BITS != 8
 				V word = vZ;  /* dirs: the step's direction nibbles of row i */
 #endif
 #pragma GCC unroll 8
 				for (int c = 0; c < B; c++) {
-#if LANE_BITS == 8
-					const V s = vload(&P[c * NW_MAX_CODES + p->qs[i - 1]]);
-#else
 					V s;
 					if (form == INTER_PROFILE || form == INTER_ANCHORED)
 						s = vload(&P[c * NW_MAX_CODES + p->qs[i - 1]]);
+#if LANE_BITS != 8
 					else if (form == INTER_TABLE)
 						s = vlookup(vadds(Q, R[c]), p->table);
+#endif
 					else
 						s = vsel(vcmpeq(Q, R[c]), vmi, vma);
-#endif
 					V e, h;
 #if LANE_BITS != 8
 					if (dirs) {
@@ -274,7 +276,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 					} else
 #endif
 					if (local) { /* E, F >= 0, hence H >= 0 (see above) */
-						e = vmax(vsubs0(el, vX), vsubs0(left, vOX));
+						e = vmax(vsubs_local(el, vX), vsubs_local(left, vOX));
 						h = vmax(vmax(vadds(diag[c], s), e), f[c]);
 					} else {
 						e = vmax(vsubs(el, vX), vsubs(left, vOX));
@@ -282,7 +284,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 						h = vmax(h, f[c]);
 					}
 					diag[c] = left;
-					f[c] = local ? vmax(vsubs0(f[c], vX), vsubs0(h, vOX))
+					f[c] = local ? vmax(vsubs_local(f[c], vX), vsubs_local(h, vOX))
 						     : vmax(vsubs(f[c], vX), vsubs(h, vOX));
 					if (track == DP_TRACK_MAX) {
 						colrow[c] = vsel(vcmpgt(h, colmax[c]), colrow[c], vi);
@@ -333,7 +335,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 				vstore(chunk, cchunk[c]);
 				for (uint64_t bits = vmaskbits(up); bits; bits &= bits - 1) {
 					const int l = __builtin_ctzll(bits);
-					best_s[l] = tmp[l];
+					best_s[l] = tmp[l] - zero;
 					best_row[l] = chunk[l] * ROW_CHUNK + row[l];
 					best_col[l] = (int32_t)j;
 				}
@@ -399,6 +401,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			}
 		}
 	}
+#undef vsubs_local
 	if (track == DP_TRACK_MAX) {
 #if LANE_BITS == 8
 		for (int l = 0; l < VL; l++) {
@@ -458,17 +461,19 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		}                                                                            \
 	}
 #if LANE_BITS == 8
-/* the narrow passes: local profile (forward), anchored (reverse) and the global
- * match/mismatch pass by differences */
+/* the narrow passes: local profile and match/mismatch (forward, ends), anchored (reverse)
+ * and the global match/mismatch pass by differences */
 INTER_CASE(pr_max, INTER_PROFILE, DP_TRACK_MAX)
+INTER_CASE(mm_max, INTER_MM, DP_TRACK_MAX)
 INTER_CASE(an_target, INTER_ANCHORED, DP_TRACK_TARGET)
 #include "inter_diff_kernel.h"
 
 static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
 {
-	(p->form == INTER_ANCHORED ? ISA_FN(an_target)
-	 : p->form == INTER_MM	   ? ISA_FN(diff_none)
-				   : ISA_FN(pr_max))(p, out);
+	(p->form == INTER_ANCHORED		? ISA_FN(an_target)
+	 : p->form == INTER_MM && p->local	? ISA_FN(mm_max)
+	 : p->form == INTER_MM			? ISA_FN(diff_none)
+						: ISA_FN(pr_max))(p, out);
 }
 #else
 INTER_CASES(INTER_MM, mm)

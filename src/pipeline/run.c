@@ -545,9 +545,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    "divide and conquer side by side", (long long)team_paths,
 				    team_paths == 1 ? "" : "s", team_most);
 		if (narrow > 0)
-			nw_log_info("cpu: %lld pairs in 8-bit lanes (local scores below 127, global "
-				    "scores by differences), %lld of them aligned again in 16 bits "
-				    "(local scores of 127 or more)", (long long)narrow,
+			nw_log_info("cpu: %lld pairs in 8-bit lanes (local: matrix scores below 127, "
+				    "match/mismatch scores below 255 times their common divisor; "
+				    "global: by differences), %lld of them aligned again in 16 bits "
+				    "(local scores at those bounds or past them)", (long long)narrow,
 				    (long long)saturated);
 		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f, "
 			    "waiting for output %.3f; writing %.3f beside them",
