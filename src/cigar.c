@@ -19,9 +19,25 @@ void nw_result_free(nw_result_t *res)
 {
 	if (!res)
 		return;
-	free(res->cigar);
+	if (!res->cigar_lent)
+		free(res->cigar);
 	res->cigar = NULL;
 	res->n_cigar = res->m_cigar = 0;
+	res->cigar_lent = 0;
+}
+
+uint32_t *nw_cigar_lend(nw_result_t *res, int64_t n, int64_t runs)
+{
+	if (n < 1 || runs < 1 || (uint64_t)n > SIZE_MAX / sizeof(uint32_t) / (uint64_t)runs)
+		return NULL;
+	uint32_t *block = malloc((size_t)n * (size_t)runs * sizeof *block);
+	for (int64_t k = 0; block && k < n; k++) {
+		nw_result_free(&res[k]);
+		res[k].cigar = block + k * runs;
+		res[k].m_cigar = runs;
+		res[k].cigar_lent = 1;
+	}
+	return block;
 }
 
 /* Make room for at least need runs, doubling so that pushing n runs costs O(n). */
@@ -40,11 +56,18 @@ static int cigar_reserve(nw_result_t *res, int64_t need)
 	}
 	if ((uint64_t)m > SIZE_MAX / sizeof(uint32_t))
 		return NW_ERR_MEMORY;
-	p = realloc(res->cigar, (size_t)m * sizeof(uint32_t));
+	if (res->cigar_lent) { /* out of its piece of the block: an allocation of its own */
+		p = malloc((size_t)m * sizeof(uint32_t));
+		if (p && res->n_cigar > 0)
+			memcpy(p, res->cigar, (size_t)res->n_cigar * sizeof(uint32_t));
+	} else {
+		p = realloc(res->cigar, (size_t)m * sizeof(uint32_t));
+	}
 	if (!p)
 		return NW_ERR_MEMORY;
 	res->cigar = p;
 	res->m_cigar = m;
+	res->cigar_lent = 0;
 	return 0;
 }
 

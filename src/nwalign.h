@@ -263,9 +263,16 @@ typedef struct {
 	int strand;                            /* 1: the query's reverse complement aligned;
 						* coordinates stay on the query as given, the
 						* CIGAR follows the reference (as in SAM) */
+	int cigar_lent;                        /* cigar lies in a block of nw_cigar_lend: never
+						* freed or grown in place */
 } nw_result_t;
 
 void nw_result_free(nw_result_t *res);  /* frees the CIGAR, keeps the struct */
+/* Give res[0..n) CIGAR buffers of runs runs each, cut from one block, which is returned
+ * (NULL when out of memory) for the caller to free once every one of the results has been
+ * freed (a buffer that outgrows its piece moves to an allocation of its own). One
+ * allocation where a buffer each would cost n, made on the threads that build the paths. */
+uint32_t *nw_cigar_lend(nw_result_t *res, int64_t n, int64_t runs);
 
 /* ---------------------------------------------------------------- CIGAR utilities */
 

@@ -1,6 +1,6 @@
 /* unit_cigar.c: the CIGAR utilities of src/cigar.c: push (merging, splitting at the BAM
  * run limit, growth), reverse, stats, spans, rescore (hand-computed scores, error cases,
- * random paths against a column-by-column model) and write.
+ * random paths against a column-by-column model), write, and buffers lent from a block.
  *
  * Scoring used throughout (filled by hand, not by nw_scoring_dna, so that this test
  * depends on cigar.c alone): DNA codes A0 C1 G2 T3 N4; identical ACGT codes score +2,
@@ -355,6 +355,43 @@ static void test_write(void)
 	}
 }
 
+/* nw_cigar_lend: each result's buffer is its own piece of the block; a path that outgrows
+ * its piece moves to an allocation of its own with its runs, and the others' pieces stay;
+ * freeing the results leaves the block to its owner (ASan and valgrind see any free of a
+ * piece, or any write past one). */
+static void test_lend(void)
+{
+	enum { N = 5, RUNS = 4 };
+	nw_result_t res[N];
+	memset(res, 0, sizeof res);
+	uint32_t *block = nw_cigar_lend(res, N, RUNS);
+	CHECK(block != NULL, "lend: a block");
+	for (int k = 0; k < N; k++)
+		CHECK(res[k].cigar == block + k * RUNS && res[k].m_cigar == RUNS && res[k].cigar_lent &&
+		      res[k].n_cigar == 0, "lend: result %d has piece %d", k, k);
+	for (int k = 0; k < N; k++) /* alternating ops: one run each; result k takes k + 2 */
+		for (int i = 0; i < k + 2; i++)
+			CHECK(nw_cigar_push(&res[k], i % 2 ? NW_CIGAR_X : NW_CIGAR_EQ, k + 1) == 0, "push");
+	for (int k = 0; k < N; k++) {
+		const int moved = k + 2 > RUNS;
+		CHECK(res[k].n_cigar == k + 2, "lend: result %d holds %lld runs", k,
+		      (long long)res[k].n_cigar);
+		CHECK(moved ? res[k].cigar_lent == 0 && (res[k].cigar < block || res[k].cigar >= block + N * RUNS)
+			    : res[k].cigar_lent == 1 && res[k].cigar == block + k * RUNS,
+		      "lend: result %d %s", k, moved ? "moved to its own buffer" : "kept its piece");
+		for (int i = 0; i < k + 2; i++)
+			CHECK(res[k].cigar[i] == NW_CIGAR_PACK(k + 1, i % 2 ? NW_CIGAR_X : NW_CIGAR_EQ),
+			      "lend: result %d run %d", k, i);
+	}
+	CHECK(nw_cigar_reserve(&res[0], 3) == 0 && res[0].cigar == block, "lend: reserve within");
+	for (int k = 0; k < N; k++) {
+		nw_result_free(&res[k]);
+		CHECK(res[k].cigar == NULL && res[k].m_cigar == 0 && !res[k].cigar_lent, "lend: freed");
+	}
+	free(block);
+	CHECK(nw_cigar_lend(res, 0, RUNS) == NULL, "lend: nothing for no results");
+}
+
 int main(void)
 {
 	test_push();
@@ -362,5 +399,6 @@ int main(void)
 	test_rescore();
 	test_rescore_random();
 	test_write();
+	test_lend();
 	return tu_finish("unit_cigar");
 }

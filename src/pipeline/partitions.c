@@ -221,6 +221,7 @@ static int merge_query(nw_parts_t *pt, uint32_t q, const nw_pair_t *np, nw_resul
 		mp[k].q = q, mp[k].r = (uint32_t)r;
 		mf[k] = pt->base + np[j].r;
 		nr[j].cigar = NULL, nr[j].n_cigar = nr[j].m_cigar = 0; /* the buffer is the top's now */
+		nr[j].cigar_lent = 0;
 		j++;
 	}
 	for (; i < c; i++) /* pushed out */

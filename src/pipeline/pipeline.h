@@ -37,6 +37,8 @@ typedef struct {
 	nw_result_t *top_res;
 	int64_t top_cap;
 	int64_t written_as;          /* the write stage's number for the chunk; -1: none */
+	uint32_t **lent;             /* the blocks of res's CIGAR buffers (nw_cigar_lend), */
+	int64_t n_lent;              /* freed after res at the run's end */
 } chunk_buf_t;
 
 /* gpu_lanes.c: the GPU engine's calls of many pairs cut into contiguous ranges, each

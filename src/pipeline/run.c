@@ -20,6 +20,12 @@
 #include "pipeline.h"
 #include "plan.h"
 
+/* Runs of each CIGAR buffer lent to a chunk's results (nw_cigar_lend): most reads' paths
+ * hold fewer; a longer one moves to a buffer of its own. */
+#ifndef NW_LENT_RUNS
+#define NW_LENT_RUNS 32
+#endif
+
 /* Grow *res from old to n results, the new ones zeroed (no CIGAR buffer yet). */
 static int grow_results(nw_result_t **res, int64_t old, int64_t n)
 {
@@ -109,9 +115,25 @@ int nw_chunk_res(run_t *run, int64_t n, char *err, size_t errlen)
 {
 	chunk_buf_t *own = owner_of(run, run->cb);
 	if (n > own->res_cap) {
-		if (grow_results(&own->res, own->res_cap, n) < 0) {
+		uint32_t **lent = NULL;
+		if (grow_results(&own->res, own->res_cap, n) < 0 ||
+		    (run->params.want_path &&
+		     !(lent = realloc(own->lent, (size_t)(own->n_lent + 1) * sizeof *lent)))) {
 			snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
 			return NW_ERR_MEMORY;
+		}
+		/* the new results' CIGAR buffers in one block: a buffer each, allocated on the
+		 * threads that build the paths, grows their memory a page at a time, each
+		 * growth a call into the kernel that stalls the others' page faults */
+		if (lent) {
+			own->lent = lent;
+			lent[own->n_lent] = nw_cigar_lend(own->res + own->res_cap, n - own->res_cap,
+							  NW_LENT_RUNS);
+			if (!lent[own->n_lent]) {
+				snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
+				return NW_ERR_MEMORY;
+			}
+			own->n_lent++;
 		}
 		own->res_cap = n;
 	}
@@ -609,6 +631,9 @@ out:;
 				nw_result_free(&c->res[k]);
 			if (c->res_cap)
 				free(c->res);
+			for (int64_t k = 0; k < c->n_lent; k++)
+				free(c->lent[k]);
+			free(c->lent);
 			if (c->cap)
 				free(c->pairs);
 		}
