@@ -39,6 +39,7 @@
 #include "testutil.h"
 
 #define MAX_LEN 300
+#define MAX_PAIR_LEN 1024 /* the longest sequence that run_plan meets */
 #define MAX_PRINT 10
 
 static uint64_t seed = 0x2545f4914f6cdd1dull;
@@ -118,6 +119,34 @@ static const char *mode_name(nw_mode_t m)
 	return m == NW_MODE_GLOBAL ? "global" : m == NW_MODE_LOCAL ? "local" : "semiglobal";
 }
 
+/* Every group of a plan, and its other pairs by the per-pair engine, into got. */
+static void run_plan(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
+		     const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
+		     nw_result_t *got)
+{
+	static uint8_t s[MAX_PAIR_LEN], t[MAX_PAIR_LEN];
+	for (int64_t g = 0; g < plan->n_groups; g++)
+		CHECK(nw_inter_group(ws, p, qb, rb, pairs, plan, g, got) == 0, "group");
+	for (int64_t k = 0; k < plan->n_rest; k++) {
+		const int64_t x = plan->rest[k];
+		nw_batch_unpack(qb, pairs[x].q, s);
+		nw_batch_unpack(rb, pairs[x].r, t);
+		CHECK(nw_cpu_align(p, s, qb->len[pairs[x].q], t, rb->len[pairs[x].r], ws, &got[x]) == 0,
+		      "nw_cpu_align");
+	}
+}
+
+/* The results of n pairs, got and wanted, and their arrays. */
+static void free_results(nw_result_t *got, nw_result_t *want, int64_t n)
+{
+	for (int64_t k = 0; k < n; k++) {
+		nw_result_free(&got[k]);
+		nw_result_free(&want[k]);
+	}
+	free(got);
+	free(want);
+}
+
 /* One layout: nq queries, nr references, pairs zip (nq == nr) or all-against-all. */
 static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int variant, int all,
 		     int64_t *grouped, int64_t *total)
@@ -175,15 +204,7 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 		nw_align_params_t ep = p;
 		ep.ends_only = 1;
 		CHECK(nw_inter_plan(&ep, &qb, &rb, pairs, n, isa, &plan) == 0, "plan");
-		for (int64_t g = 0; g < plan.n_groups; g++)
-			CHECK(nw_inter_group(ws, &ep, &qb, &rb, pairs, &plan, g, got) == 0, "group");
-		for (int64_t k = 0; k < plan.n_rest; k++) {
-			const int64_t x = plan.rest[k];
-			nw_batch_unpack(&qb, pairs[x].q, s);
-			nw_batch_unpack(&rb, pairs[x].r, t);
-			CHECK(nw_cpu_align(&ep, s, qb.len[pairs[x].q], t, rb.len[pairs[x].r], ws,
-					   &got[x]) == 0, "nw_cpu_align");
-		}
+		run_plan(ws, &ep, &qb, &rb, pairs, &plan, got);
 		nw_inter_plan_free(&plan);
 		p.starts_only = 1;
 		CHECK(nw_inter_starts_grouped(&p), "starts grouped");
@@ -245,14 +266,9 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 				(long long)want[k].rstart, (long long)want[k].rend,
 				(long long)want[k].n_cigar);
 	}
-	for (int64_t k = 0; k < n; k++) {
-		nw_result_free(&got[k]);
-		nw_result_free(&want[k]);
-	}
+	free_results(got, want, n);
 	nw_inter_plan_free(&plan);
 	nw_workspace_free(ws);
-	free(got);
-	free(want);
 	free(seen);
 	free(pairs);
 	free(qs);
@@ -777,14 +793,7 @@ static void run_narrow_mm(int isa, const scoring_case_t *c)
 	CHECK(nw_inter_plan(&p, &qb, &rb, pairs, N, isa, &plan) == 0, "plan");
 	CHECK(plan.narrow && plan.n_rest < N / 10, "%s: %s: narrow %d, %lld pairs alone",
 	      nw_cpu_isa_name(isa), c->label, plan.narrow, (long long)plan.n_rest);
-	for (int64_t x = 0; x < plan.n_groups; x++)
-		CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, x, got) == 0, "group");
-	for (int64_t x = 0; x < plan.n_rest; x++) {
-		const int64_t k = plan.rest[x];
-		nw_batch_unpack(&qb, pairs[k].q, s);
-		nw_batch_unpack(&rb, pairs[k].r, t);
-		CHECK(nw_cpu_align(&p, s, qb.len[k], t, rb.len[k], ws, &got[k]) == 0, "alone");
-	}
+	run_plan(ws, &p, &qb, &rb, pairs, &plan, got);
 	int64_t high = 0; /* pairs that score 254 or more in the divided scores */
 	for (int k = 0; k < N; k++) {
 		nw_batch_unpack(&qb, pairs[k].q, s);
@@ -810,14 +819,9 @@ static void run_narrow_mm(int isa, const scoring_case_t *c)
 	      "%s: %s: %lld of %lld 8-bit lanes saturated, %lld at 254 or more",
 	      nw_cpu_isa_name(isa), c->label, (long long)ws->narrow_saturated,
 	      (long long)ws->narrow_lanes, (long long)high);
-	for (int k = 0; k < N; k++) {
-		nw_result_free(&got[k]);
-		nw_result_free(&want[k]);
-	}
+	free_results(got, want, N);
 	nw_inter_plan_free(&plan);
 	nw_workspace_free(ws);
-	free(got);
-	free(want);
 	free(pairs);
 	nw_batch_free(&qb);
 	nw_batch_free(&rb);
