@@ -114,11 +114,11 @@ static int local8_ok(const nw_align_params_t *p, int ma, int mi)
 	       -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127;
 }
 
-/* 1 when a local pair's score stays below 255 in the divided scores (local8_ok): no
- * alignment holds more matches than the shorter sequence's residues. */
-static int local8_fits(const nw_align_params_t *p, int ma, int mi, int64_t qlen, int64_t rlen)
+/* 1 when a local pair's score stays below 255 in the divided scores (local8_ok; ma8: the
+ * divided match): no alignment holds more matches than the shorter sequence's residues. */
+static int local8_fits(int64_t ma8, int64_t qlen, int64_t rlen)
 {
-	return (ma / mm_divisor(p->sc, ma, mi)) * (qlen < rlen ? qlen : rlen) < 255;
+	return ma8 * (qlen < rlen ? qlen : rlen) < 255;
 }
 
 /* 1 when the global groups of a match/mismatch plan run in 8-bit lanes, by differences
@@ -251,6 +251,7 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	const char *env = getenv("NWALIGN_CPU_INTER");
 	const int off = env && !strcmp(env, "0");
 	const int local8 = mm && !paths && local8_ok(p, ma, mi);
+	const int64_t ma8 = local8 ? ma / mm_divisor(p->sc, ma, mi) : 0;
 	plan->narrow = !paths && (mm ? diff_ok(p, ma) || local8 : narrow_ok(p)) &&
 		       !(env && !strcmp(env, "16"));
 	sort_item_t *items = NULL;
@@ -280,7 +281,7 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 			 * share a query */
 			items[n_items++] = mm ? (sort_item_t){rlen, qlen, k}
 					      : (sort_item_t){pairs[k].q, rlen, k};
-			n_fit8 += local8 && local8_fits(p, ma, mi, qlen, rlen);
+			n_fit8 += local8 && local8_fits(ma8, qlen, rlen);
 		} else {
 			plan->rest[plan->n_rest++] = k;
 		}
