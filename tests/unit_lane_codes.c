@@ -3,7 +3,7 @@
  * definition computed here.
  *
  * Random groups of 8 to 64 lanes (the lane counts of every set's 16- and 8-bit passes, and
- * counts that are not a multiple of a set's vector, which take the portable loop), 8- and
+ * counts that are not a multiple of 16, which take the portable loop), 8- and
  * 16-bit elements, forward and reversed, random maps and pads, lengths from 0 to past the
  * positions written. The sequences lie in one buffer with exactly NW_LANE_SLACK bytes
  * before the first and after the last, and bytes between them that map to a value no code

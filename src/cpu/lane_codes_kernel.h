@@ -1,5 +1,6 @@
-/* lane_codes_kernel.h: nw_lane_codes's vector form (lane_codes.h), written once for the
- * sets with gathers; lane_codes.c includes it with ISA_AVX2 or ISA_AVX512 defined.
+/* lane_codes_kernel.h: nw_lane_codes's form by gathers (lane_codes.h), for AVX-512BW,
+ * whose gathers and two-table permutes beat the byte transposes of lane_codes.c there;
+ * lane_codes.c includes it with ISA_AVX512 defined.
  *
  * DL lanes a step. For four positions at a time one gather brings each lane's four bytes
  * (a 32-bit element; reversed lanes read the four before their position and take them
@@ -7,7 +8,9 @@
  * the pad past the lane's length and narrowed to the element size. Lanes already past
  * their length are masked out of the gather: they read nothing.
  */
-#if defined(ISA_AVX512)
+#if !defined(ISA_AVX512)
+#error "lane_codes_kernel.h is for ISA_AVX512"
+#else
 #define D __m512i
 #define DL 16
 #define LC_TARGET __attribute__((target("avx512f,avx512bw")))
@@ -26,38 +29,6 @@
 #define dmap(v) _mm512_permutex2var_epi32(map_lo, (v), map_hi)
 #define dstore16(p, v) _mm256_storeu_si256((__m256i *)(p), _mm512_cvtepi32_epi16(v))
 #define dstore8(p, v) _mm_storeu_si128((__m128i *)(p), _mm512_cvtepi32_epi8(v))
-#elif defined(ISA_AVX2)
-#define D __m256i
-#define DL 8
-#define LC_TARGET __attribute__((target("avx2")))
-#define LC_FN(f) f##_avx2
-#define dset1(x) _mm256_set1_epi32(x)
-#define dloadu(p) _mm256_loadu_si256((const __m256i *)(p))
-#define dadd(a, b) _mm256_add_epi32((a), (b))
-#define dsub(a, b) _mm256_sub_epi32((a), (b))
-#define dand(a, b) _mm256_and_si256((a), (b))
-#define dsrl(v, s) _mm256_srl_epi32((v), _mm_cvtsi32_si128(s))
-#define dcmpgt(a, b) _mm256_cmpgt_epi32((a), (b))
-#define dsel(m, a, b) _mm256_blendv_epi8((a), (b), (m))
-#define dgather(m, idx, base)                                                                \
-	_mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)(base), (idx), (m), 1)
-/* the map by a gather from its table */
-#define DMAP_DECL(t32) const int *map_t = (t32)
-#define dmap(v) _mm256_i32gather_epi32(map_t, (v), 4)
-/* values in 0..32767: the unsigned packs keep them; packs work within 128-bit halves */
-static inline LC_TARGET void dstore16_avx2(void *p, __m256i v)
-{
-	const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08);
-	_mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(w));
-}
-static inline LC_TARGET void dstore8_avx2(void *p, __m256i v)
-{
-	const __m256i h = _mm256_packus_epi32(v, v), w = _mm256_packus_epi16(h, h);
-	const __m256i b = _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
-	_mm_storel_epi64((__m128i *)p, _mm256_castsi256_si128(b));
-}
-#define dstore16(p, v) dstore16_avx2((p), (v))
-#define dstore8(p, v) dstore8_avx2((p), (v))
 #endif
 
 static LC_TARGET void LC_FN(lane_fill)(const nw_lane_fill_t *f, void *dst, const uint8_t *base,
