@@ -2,7 +2,7 @@
  * form by tiles of 16 lanes x 16 positions for SSE4.1 and AVX2, and the form by gathers
  * for AVX-512BW (lane_codes_kernel.h).
  *
- * The vector form loads 16 positions of each of 16 lanes (one 16-byte load a lane, byte-
+ * The tile form loads 16 positions of each of 16 lanes (one 16-byte load a lane, byte-
  * reversed for reversed lanes; a lane's last, partial tile is copied byte by byte, so that
  * nothing outside a sequence is read), transposes the 16 x 16 bytes with four rounds of
  * byte unpacks (each round moves the row index's top bit to the bottom of the column
