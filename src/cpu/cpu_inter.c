@@ -666,9 +666,9 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 	inter_pass_t ps = {.rows = maxq, .cols = maxr, .n_codes = sc->n_codes,
 			   .match = (int16_t)(ma / g), .mismatch = (int16_t)(mi / g),
 			   .O = (int16_t)(sc->gap_open / g), .X = (int16_t)(sc->gap_extend / g),
-			   .local = p->mode == NW_MODE_LOCAL, .ref_free = p->mode == NW_MODE_SEMIGLOBAL,
+			   .local = local, .ref_free = p->mode == NW_MODE_SEMIGLOBAL,
 			   .narrow = narrow,
-			   .track = p->mode == NW_MODE_LOCAL ? DP_TRACK_MAX
+			   .track = local ? DP_TRACK_MAX
 				    : p->mode == NW_MODE_SEMIGLOBAL ? DP_TRACK_LASTROW : DP_TRACK_NONE};
 	int16_t *qc, *rc;
 	int16_t st[NW_MAX_CODES][NW_MAX_CODES];

@@ -30,14 +30,17 @@ static inline TILE_TARGET __m128i lut32(__m128i x, __m128i t0, __m128i t1)
 			       _mm_cmpgt_epi8(x, _mm_set1_epi8(15)));
 }
 
-/* Lanes c0..c0+15, positions j0..j0+15 as r[lane]: each lane's codes, 0 past its length. */
+/* Lanes c0..c0+15, positions j0..j0+15 as r[lane]: each lane's codes, 0 past its length;
+ * have[lane]: how many of the 16 are codes. */
 static inline TILE_TARGET void load_tile(const nw_lane_fill_t *f, const uint8_t *const *src,
-					 const int32_t *len, int c0, int64_t j0, __m128i r[16])
+					 const int32_t *len, int c0, int64_t j0, __m128i r[16],
+					 int8_t have[16])
 {
 	const __m128i reverse = _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
 	for (int l = 0; l < 16; l++) {
 		const int64_t n = len[c0 + l] - j0; /* the lane's codes from position j0 on */
 		const uint8_t *s = src[c0 + l];
+		have[l] = (int8_t)(n < 0 ? 0 : n > 16 ? 16 : n);
 		if (n >= 16) {
 			r[l] = _mm_loadu_si128((const __m128i *)(f->rev ? s + n - 16 : s + j0));
 			if (f->rev)
@@ -71,12 +74,8 @@ static TILE_TARGET void lane_fill_tiles(const nw_lane_fill_t *f, void *dst,
 	for (int c0 = 0; c0 < f->vl; c0 += 16)
 		for (int64_t j0 = 0; j0 < f->count; j0 += 16) {
 			__m128i r[16], t[16];
-			_Alignas(16) int8_t have[16]; /* the lanes' codes from j0 on, 0..16 */
-			for (int l = 0; l < 16; l++) {
-				const int64_t n = len[c0 + l] - j0;
-				have[l] = (int8_t)(n < 0 ? 0 : n > 16 ? 16 : n);
-			}
-			load_tile(f, src, len, c0, j0, r);
+			_Alignas(16) int8_t have[16];
+			load_tile(f, src, len, c0, j0, r, have);
 #pragma GCC unroll 4
 			for (int round = 0; round < 4; round++) {
 #pragma GCC unroll 8

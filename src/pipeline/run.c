@@ -115,30 +115,29 @@ int nw_chunk_res(run_t *run, int64_t n, char *err, size_t errlen)
 {
 	chunk_buf_t *own = owner_of(run, run->cb);
 	if (n > own->res_cap) {
-		uint32_t **lent = NULL;
-		if (grow_results(&own->res, own->res_cap, n) < 0 ||
-		    (run->params.want_path &&
-		     !(lent = realloc(own->lent, (size_t)(own->n_lent + 1) * sizeof *lent)))) {
-			snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
-			return NW_ERR_MEMORY;
-		}
+		if (grow_results(&own->res, own->res_cap, n) < 0)
+			goto oom;
 		/* the new results' CIGAR buffers in one block: a buffer each, allocated on the
 		 * threads that build the paths, grows their memory a page at a time, each
 		 * growth a call into the kernel that stalls the others' page faults */
-		if (lent) {
+		if (run->params.want_path) {
+			uint32_t **lent = realloc(own->lent, (size_t)(own->n_lent + 1) * sizeof *lent);
+			if (!lent)
+				goto oom;
 			own->lent = lent;
 			lent[own->n_lent] = nw_cigar_lend(own->res + own->res_cap, n - own->res_cap,
 							  NW_LENT_RUNS);
-			if (!lent[own->n_lent]) {
-				snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
-				return NW_ERR_MEMORY;
-			}
+			if (!lent[own->n_lent])
+				goto oom;
 			own->n_lent++;
 		}
 		own->res_cap = n;
 	}
 	run->cb->res = own->res;
 	return 0;
+oom:
+	snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
+	return NW_ERR_MEMORY;
 }
 
 /* Wait until the write stage is done with every chunk but the last one. */
