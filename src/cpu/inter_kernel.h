@@ -35,10 +35,22 @@
  * LANE_MIN, so that its cells span 0..255: the signed saturating subtraction then stops at
  * that zero as vsubs0 stops at 0, and the diagonal's sum saturates there too, which H's
  * floor of 0 allows; a lane whose best reaches 255 has saturated, as above.
- * Row numbers leave 8 bits, so a column's best row is kept per chunk of ROW_CHUNK rows
- * (the row within the chunk in 8 bits) and folded into the chunk's number after each
- * chunk, the first chunk winning ties; the columns and rows of the lanes' bests are
- * kept in scalars, updated for the lanes whose best rises in a column.
+ *
+ * Where a lane's best lies (track MAX) is found one of two ways. A match/mismatch pass
+ * (similar pairs: their bests rise on most rows) keeps, for each column of the block, every
+ * lane's largest cell and its first row (dense: a compare, a blend and a maximum a cell).
+ * Row numbers leave 8 bits, so there a column's best row is kept per chunk of ROW_CHUNK
+ * rows (the row within the chunk in 8 bits) and folded into the chunk's number after each
+ * chunk, the first chunk winning ties. A profile pass (a query against unrelated
+ * references, whose bests seldom rise) watches each row instead: the maximum of the row's
+ * cells against thr, the smallest of the block's columns' largest cells so far (from the
+ * lanes' best when the block began); only a row with a cell above it updates those cells
+ * and their rows, lane by lane (watch_max). Either way the columns are then taken in order
+ * and the first column, then the first row, to rise above a lane's best wins; the lanes'
+ * bests, their rows and columns are kept in scalars. Track TARGET watches each row against
+ * the lanes' targets (LANE_MAX for the lanes found) and keeps, per column of the block, the
+ * first row where a lane reaches its target (watch_target); the columns are then taken in
+ * order.
  *
  * The anchored pass (the reverse pass of a profile group) shares one reversed query, and
  * lane l's problem starts at row top[l]: row top[l] is its row 0, whose column 0 holds 0
@@ -74,6 +86,56 @@
 #else
 #define ROW_CHUNK INT32_MAX
 #endif
+/* The lane's top value: a cell at a threshold of LANE_MAX is never above it. */
+#define LANE_MAX (-(LANE_MIN) - 1)
+
+/* MAX, a row with a cell above thr: each column's cells above its largest so far (cm[c],
+ * from the lanes' best when the block began) become its largest, at row i; thr becomes
+ * the smallest of the columns' largest. hc[c]: the row's cell of column c. */
+static inline ISA_TARGET void ISA_FN(watch_max)(const V *hc, int64_t i, LT (*cm)[VL],
+						int32_t (*crow)[VL], V *thr)
+{
+	V t = vload(cm[0]);
+	for (int c = 0; c < INTER_BLOCK; c++) {
+		V m = vload(cm[c]);
+		if (vany(vcmpgt(hc[c], m))) {
+			_Alignas(64) LT h[VL];
+			vstore(h, hc[c]);
+			for (int l = 0; l < VL; l++)
+				if (h[l] > cm[c][l])
+					cm[c][l] = h[l], crow[c][l] = (int32_t)i;
+			m = vload(cm[c]);
+		}
+		t = vsel(vcmpgt(t, m), t, m);
+	}
+	*thr = t;
+}
+
+/* TARGET, a row with a cell above thr (at the target of a lane not yet found): the lanes
+ * whose cell of column j0 + c is their target, within their problem, for the first time in
+ * the block enter hit[c] with row i. Returns whether any did. */
+static inline ISA_TARGET uint64_t ISA_FN(watch_target)(const inter_pass_t *p, const V *hc,
+							int64_t i, int64_t j0, V thr,
+							uint64_t *hit, int32_t (*crow)[VL])
+{
+	uint64_t any = 0;
+	for (int c = 0; c < INTER_BLOCK; c++) {
+		if (!vany(vcmpgt(hc[c], thr)))
+			continue;
+		_Alignas(64) LT h[VL];
+		vstore(h, hc[c]);
+		for (int l = 0; l < VL; l++) {
+			const int32_t top = p->form == INTER_ANCHORED ? p->top[l] : 0;
+			if (h[l] != p->target[l] || (hit[c] >> l & 1) || i <= top ||
+			    i > top + p->m[l] || j0 + c > p->n[l])
+				continue;
+			hit[c] |= UINT64_C(1) << l;
+			crow[c][l] = (int32_t)i;
+			any = 1;
+		}
+	}
+	return any;
+}
 
 static inline __attribute__((always_inline)) ISA_TARGET void
 ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, const int track,
@@ -97,7 +159,12 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 #endif
 	const V vma = vset1(p->match), vmi = vset1(p->mismatch);
 	/* tracks that read whole columns keep the block's first columns in A */
-	const int keep = track != DP_TRACK_MAX;
+	const int keep = track != DP_TRACK_MAX && track != DP_TRACK_TARGET;
+	/* MAX keeps each cell's column best and its row (dense) for match/mismatch, whose
+	 * similar pairs raise their bests on most rows; MAX otherwise, and TARGET, watch each
+	 * row's largest cell against a threshold (see above) */
+	const int dense = track == DP_TRACK_MAX && form == INTER_MM;
+	const int watch = (track == DP_TRACK_MAX && !dense) || track == DP_TRACK_TARGET;
 	const int banded = form == INTER_MM && track == DP_TRACK_TARGET && p->banded;
 	const int64_t below = banded ? p->below : 0, above = banded ? p->above : 0;
 	_Alignas(64) LT tmp[VL];
@@ -108,11 +175,9 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		vstore(&H[i], banded && i > below ? vNEG : vset1(local ? zero : LANE_VAL(-(O + i * X))));
 		vstore(&E[i], local ? vzero : vNEG);
 	}
-#if LANE_BITS == 8
 	int32_t best_s[VL], best_row[VL], best_col[VL]; /* MAX: the lanes' bests */
 	for (int l = 0; l < VL; l++)
 		best_s[l] = best_row[l] = best_col[l] = 0;
-#endif
 	VM row0_own = VMZERO; /* ANCHORED: the lanes whose row 0 is the pass's (top 0) */
 	if (form == INTER_ANCHORED) { /* column 0: each lane's own, from its top row down */
 		for (int64_t i = 1; i <= rows; i++) {
@@ -163,10 +228,12 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			vstore(&S[x], vload(tmp));
 		}
 #endif
-	V best = vzero, vtarget = vZ;
+	/* MAX: the lanes' bests as the lanes hold them; TARGET: a cell reaches the target when
+	 * it is above thr, whose lanes found (or empty) hold the lanes' top value */
+	V best = vzero, thr = vZ;
 #if LANE_BITS != 8
-	V best_i = vZ, best_j = vZ, vn = vZ;
-	if (track == DP_TRACK_MAX) {
+	V best_i = vZ, best_j = vZ, vn = vZ; /* dense */
+	if (dense) {
 		for (int l = 0; l < VL; l++)
 			tmp[l] = (LT)p->n[l];
 		vn = vload(tmp);
@@ -174,14 +241,20 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 #endif
 	if (track == DP_TRACK_TARGET) {
 		for (int l = 0; l < VL; l++)
-			tmp[l] = (LT)p->target[l];
-		vtarget = vload(tmp);
+			tmp[l] = found[l] ? LANE_MAX : (LT)(p->target[l] - 1);
+		thr = vload(tmp);
 	}
 	const int stops = dp_track_stops(track);
 
 	for (int64_t j0 = 1; j0 <= cols && (!stops || pending > 0); j0 += B) {
 		V diag[B], f[B], R[B], colmax[B], colrow[B];
 		int top_here[B];
+		/* watch: a column's largest cell above the block's start threshold (MAX) and the
+		 * first row of each lane's (MAX) or the first row where a lane reaches its
+		 * target (TARGET, the lanes in hit[c]) */
+		_Alignas(64) LT cm[B][VL];
+		int32_t crow[B][VL];
+		uint64_t hit[B] = {0}, any_hit = 0;
 		/* the block's rows: all, or those within the band of its columns */
 		const int64_t lo = banded && j0 - above > 1 ? j0 - above : 1;
 		const int64_t hi = banded && j0 + B - 1 + below < rows ? j0 + B - 1 + below : rows;
@@ -189,8 +262,10 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		VM fext[B]; /* dirs: F[i][j] extends F[i-1][j] (for the row about to be computed) */
 #endif
 #if LANE_BITS == 8
-		V cmax[B], crow[B], cchunk[B]; /* MAX: a column's best over the chunks so far */
+		V cmax[B], crows[B], cchunk[B]; /* dense: a column's best over the chunks so far */
 #endif
+		if (watch && track == DP_TRACK_MAX)
+			thr = best;
 #pragma GCC unroll 8
 		for (int c = 0; c < B; c++) {
 			const int64_t j = j0 + c;
@@ -208,11 +283,13 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 				f[c] = vNEG;
 			}
 			R[c] = vload((const LT *)p->rc + (j - 1) * VL);
+			if (watch && track == DP_TRACK_MAX)
+				vstore(cm[c], best);
 			colmax[c] = vNEG;
 			colrow[c] = vZ;
 #if LANE_BITS == 8
 			cmax[c] = vNEG;
-			crow[c] = cchunk[c] = vZ;
+			crows[c] = cchunk[c] = vZ;
 #else
 			fext[c] = VMZERO;
 #endif
@@ -236,13 +313,14 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		}
 		for (int64_t i0 = lo, chunk = 0; i0 <= hi; i0 += ROW_CHUNK, chunk++) {
 			const int64_t i1 = hi - i0 < ROW_CHUNK ? hi : i0 + ROW_CHUNK - 1;
-			/* row i's number (8-bit lanes: within the chunk, whose passes start at 1) */
+			/* dense: row i's number (8-bit lanes: within the chunk, from 1) */
 			V vi = vset1(LANE_BITS == 8 ? 0 : (int)(i0 - 1));
 			for (int64_t i = i0; i <= i1; i++) {
-				V left = vload(&H[i]), el = vload(&E[i]), Q = vZ;
+				V left = vload(&H[i]), el = vload(&E[i]), Q = vZ, rowmax = vZ;
 				if (form == INTER_MM || form == INTER_TABLE)
 					Q = vload((const LT *)p->qc + (i - 1) * VL);
-				vi = vadds(vi, v1);
+				if (dense)
+					vi = vadds(vi, v1);
 #if LANE_BITS != 8
 				V word = vZ;  /* dirs: the step's direction nibbles of row i */
 #endif
@@ -286,11 +364,11 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 					diag[c] = left;
 					f[c] = local ? vmax(vsubs_local(f[c], vX), vsubs_local(h, vOX))
 						     : vmax(vsubs(f[c], vX), vsubs(h, vOX));
-					if (track == DP_TRACK_MAX) {
+					if (dense) {
 						colrow[c] = vsel(vcmpgt(h, colmax[c]), colrow[c], vi);
 						colmax[c] = vmax(colmax[c], h);
-					} else if (track == DP_TRACK_TARGET) {
-						colmax[c] = vmax(colmax[c], h);
+					} else if (watch) {
+						rowmax = c ? vmax(rowmax, h) : h;
 					}
 					if (keep && c < B - 1)
 						vstore(&A[c * (rows + 1) + i], h);
@@ -303,13 +381,24 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 				if (dirs)
 					vstore(p->dir + (((j0 - 1) / B) * rows + i - 1) * VL, word);
 #endif
+				if (watch && vany(vcmpgt(rowmax, thr))) {
+					/* the row's cells: h of column c is the diagonal of column c + 1 */
+					V hc[B];
+					for (int c = 0; c < B - 1; c++)
+						hc[c] = diag[c + 1];
+					hc[B - 1] = left;
+					if (track == DP_TRACK_MAX)
+						ISA_FN(watch_max)(hc, i, cm, crow, &thr);
+					else
+						any_hit |= ISA_FN(watch_target)(p, hc, i, j0, thr, hit, crow);
+				}
 			}
 #if LANE_BITS == 8
-			if (track == DP_TRACK_MAX) /* the chunk's bests into the column's, earlier chunks first */
+			if (dense) /* the chunk's bests into the column's, earlier chunks first */
 				for (int c = 0; c < B; c++) {
 					const VM up = vcmpgt(colmax[c], cmax[c]);
 					cmax[c] = vmax(cmax[c], colmax[c]);
-					crow[c] = vsel(up, crow[c], colrow[c]);
+					crows[c] = vsel(up, crows[c], colrow[c]);
 					cchunk[c] = vsel(up, cchunk[c], vset1((int)chunk));
 					colmax[c] = vNEG;
 				}
@@ -322,29 +411,43 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			const V *col = c < B - 1 ? &A[c * (rows + 1)] : H;
 			switch (track) {
 			case DP_TRACK_MAX: {
+				if (dense) {
 #if LANE_BITS == 8
-				/* padding columns (past a lane's reference) score at most 0 a cell, so
-				 * none of them rises above the lane's best */
-				const VM up = vcmpgt(cmax[c], best);
-				if (!vany(up))
-					break;
-				best = vmax(best, cmax[c]);
-				_Alignas(64) LT row[VL], chunk[VL];
-				vstore(tmp, cmax[c]);
-				vstore(row, crow[c]);
-				vstore(chunk, cchunk[c]);
-				for (uint64_t bits = vmaskbits(up); bits; bits &= bits - 1) {
-					const int l = __builtin_ctzll(bits);
-					best_s[l] = tmp[l] - zero;
-					best_row[l] = chunk[l] * ROW_CHUNK + row[l];
-					best_col[l] = (int32_t)j;
-				}
+					/* padding columns (past a lane's reference) score at most 0 a
+					 * cell, so none of them rises above the lane's best */
+					const VM up = vcmpgt(cmax[c], best);
+					if (!vany(up))
+						break;
+					best = vmax(best, cmax[c]);
+					_Alignas(64) LT row[VL], chunk[VL];
+					vstore(tmp, cmax[c]);
+					vstore(row, crows[c]);
+					vstore(chunk, cchunk[c]);
+					for (uint64_t bits = vmaskbits(up); bits; bits &= bits - 1) {
+						const int l = __builtin_ctzll(bits);
+						best_s[l] = tmp[l] - zero;
+						best_row[l] = chunk[l] * ROW_CHUNK + row[l];
+						best_col[l] = (int32_t)j;
+					}
 #else
-				VM up = vmand(vcmpgt(colmax[c], best), vcmpgt(vn, vset1((int)j - 1)));
-				best = vsel(up, best, colmax[c]);
-				best_i = vsel(up, best_i, colrow[c]);
-				best_j = vsel(up, best_j, vset1((int)j));
+					VM up = vmand(vcmpgt(colmax[c], best), vcmpgt(vn, vset1((int)j - 1)));
+					best = vsel(up, best, colmax[c]);
+					best_i = vsel(up, best_i, colrow[c]);
+					best_j = vsel(up, best_j, vset1((int)j));
 #endif
+					break;
+				}
+				if (!vany(vcmpgt(vload(cm[c]), best)))
+					break;
+				for (int l = 0; l < VL; l++) {
+					if (cm[c][l] > best_s[l] + zero && j <= p->n[l]) {
+						best_s[l] = cm[c][l] - zero;
+						best_row[l] = crow[c][l];
+						best_col[l] = (int32_t)j;
+					}
+					tmp[l] = (LT)(best_s[l] + zero);
+				}
+				best = vload(tmp);
 				break;
 			}
 			case DP_TRACK_LASTROW:
@@ -377,23 +480,21 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 				}
 				break;
 			case DP_TRACK_TARGET:
-				if (!vany(vcmpgt(colmax[c], vsubs(vtarget, v1))))
+				if (!any_hit)
 					break;
-				vstore(tmp, colmax[c]);
-				for (int l = 0; l < VL; l++) {
-					if (found[l] || j > p->n[l] || tmp[l] < p->target[l])
+				for (uint64_t bits = hit[c]; bits; bits &= bits - 1) {
+					const int l = __builtin_ctzll(bits);
+					if (found[l])
 						continue;
 					const int32_t top = form == INTER_ANCHORED ? p->top[l] : 0;
-					/* (the rows outside the block's hold other columns' cells) */
-					const int64_t i_lo = top + 1 > lo ? top + 1 : lo;
-					const int64_t i_hi = top + p->m[l] < hi ? top + p->m[l] : hi;
-					for (int64_t i = i_lo; i <= i_hi; i++)
-						if (LANE(&col[i], l) == p->target[l]) {
-							found[l] = 1, pending--;
-							out->score[l] = p->target[l];
-							out->row[l] = (int32_t)j, out->col[l] = (int32_t)(i - top);
-							break;
-						}
+					found[l] = 1, pending--;
+					out->score[l] = p->target[l];
+					out->row[l] = (int32_t)j, out->col[l] = crow[c][l] - top;
+				}
+				if (c == B - 1 || j == cols) { /* the lanes found leave the threshold */
+					for (int l = 0; l < VL; l++)
+						tmp[l] = found[l] ? LANE_MAX : (LT)(p->target[l] - 1);
+					thr = vload(tmp);
 				}
 				break;
 			default:
@@ -402,25 +503,25 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		}
 	}
 #undef vsubs_local
-	if (track == DP_TRACK_MAX) {
-#if LANE_BITS == 8
+#if LANE_BITS != 8
+	if (dense) {
+		vstore(tmp, best);
+		for (int l = 0; l < VL; l++)
+			best_s[l] = tmp[l];
+		vstore(tmp, best_i);
+		for (int l = 0; l < VL; l++)
+			best_row[l] = tmp[l];
+		vstore(tmp, best_j);
+		for (int l = 0; l < VL; l++)
+			best_col[l] = tmp[l];
+	}
+#endif
+	if (track == DP_TRACK_MAX)
 		for (int l = 0; l < VL; l++) {
 			out->score[l] = best_s[l];
 			out->col[l] = best_row[l];
 			out->row[l] = best_col[l];
 		}
-#else
-		vstore(tmp, best);
-		for (int l = 0; l < VL; l++)
-			out->score[l] = tmp[l];
-		vstore(tmp, best_i);
-		for (int l = 0; l < VL; l++)
-			out->col[l] = tmp[l];
-		vstore(tmp, best_j);
-		for (int l = 0; l < VL; l++)
-			out->row[l] = tmp[l];
-#endif
-	}
 }
 
 /* One function per form and track, so that each inner loop is compiled for its case. */
@@ -499,4 +600,5 @@ static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
 #undef INTER_CASE
 #undef LANE
 #undef LANE_VAL
+#undef LANE_MAX
 #undef ROW_CHUNK
