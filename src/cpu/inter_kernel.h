@@ -137,6 +137,15 @@ static inline ISA_TARGET uint64_t ISA_FN(watch_target)(const inter_pass_t *p, co
 	return any;
 }
 
+/* TARGET's threshold: each lane's target minus one, LANE_MAX for the lanes found. */
+static inline ISA_TARGET V ISA_FN(target_thr)(const inter_pass_t *p, const int *found)
+{
+	_Alignas(64) LT t[VL];
+	for (int l = 0; l < VL; l++)
+		t[l] = found[l] ? LANE_MAX : (LT)(p->target[l] - 1);
+	return vload(t);
+}
+
 static inline __attribute__((always_inline)) ISA_TARGET void
 ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, const int track,
 		  const int dirs)
@@ -239,11 +248,8 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		vn = vload(tmp);
 	}
 #endif
-	if (track == DP_TRACK_TARGET) {
-		for (int l = 0; l < VL; l++)
-			tmp[l] = found[l] ? LANE_MAX : (LT)(p->target[l] - 1);
-		thr = vload(tmp);
-	}
+	if (track == DP_TRACK_TARGET)
+		thr = ISA_FN(target_thr)(p, found);
 	const int stops = dp_track_stops(track);
 
 	for (int64_t j0 = 1; j0 <= cols && (!stops || pending > 0); j0 += B) {
@@ -491,11 +497,8 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 					out->score[l] = p->target[l];
 					out->row[l] = (int32_t)j, out->col[l] = crow[c][l] - top;
 				}
-				if (c == B - 1 || j == cols) { /* the lanes found leave the threshold */
-					for (int l = 0; l < VL; l++)
-						tmp[l] = found[l] ? LANE_MAX : (LT)(p->target[l] - 1);
-					thr = vload(tmp);
-				}
+				if (c == B - 1 || j == cols) /* the lanes found leave the threshold */
+					thr = ISA_FN(target_thr)(p, found);
 				break;
 			default:
 				break;
