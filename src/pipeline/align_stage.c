@@ -172,7 +172,12 @@ static int paths(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 		}
 		return nw_cpu_run(run, p, qb, rb, pairs, res, n, NW_JOB_PATHS, err, errlen);
 	}
-	return ret < 0 ? ret : nw_cpu_run(run, p, qb, rb, pairs, res, n, NW_JOB_FINISH, err, errlen);
+	if (ret < 0)
+		return ret;
+	const double t = nw_pl_now();
+	ret = nw_cpu_run(run, p, qb, rb, pairs, res, n, NW_JOB_FINISH, err, errlen);
+	run->check_s += nw_pl_now() - t;
+	return ret;
 }
 
 /* Runs stage on every result in the frame of its strand: results with strand 0 against the
@@ -342,6 +347,8 @@ int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb
 	int64_t n_out = n;
 	int ret;
 	double t = nw_pl_now(), t1;
+	const double was[4] = {run->stage_s[STAGE_SCORES], run->stage_s[STAGE_STARTS],
+			       run->stage_s[STAGE_PATHS], run->check_s};
 	sp.want_path = 0;
 	/* --top ranks and --strand both picks by score and end cell alone; the starts (a
 	 * reverse pass each) are found only for the results kept */
@@ -396,6 +403,10 @@ int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb
 	}
 	to_query_frame(qb, out_pairs, out_res, n_out);
 	run->stage_s[STAGE_PATHS] += nw_pl_now() - t;
+	nw_log_debug("a chunk of %lld pairs: scores and starts %.3f s, paths %.3f s (checks of the "
+		     "GPU's %.3f s)", (long long)n,
+		     run->stage_s[STAGE_SCORES] - was[0] + run->stage_s[STAGE_STARTS] - was[1],
+		     run->stage_s[STAGE_PATHS] - was[2], run->check_s - was[3]);
 	run->n_pairs += n;
 	run->cells += nw_plan_cells(qb, rb, run->cb->pairs, n);
 	*pairs_out = out_pairs;

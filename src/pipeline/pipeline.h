@@ -133,6 +133,7 @@ typedef struct {
 	nw_writer_t *writer;
 	nw_wstage_t *wstage;         /* formats and writes beside the engine */
 	double stage_s[5];           /* wall seconds by STAGE_*, for -v */
+	double check_s;              /* of STAGE_PATHS: the GPU's paths checked on the CPU */
 	double cells, t0, last_progress;
 	int64_t n_pairs;
 	int64_t n_records;           /* records handed to the write stage */

@@ -571,10 +571,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    "global: by differences), %lld of them aligned again in 16 bits "
 				    "(local scores at those bounds or past them)", (long long)narrow,
 				    (long long)saturated);
-		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f, "
-			    "waiting for output %.3f; writing %.3f beside them",
-			    run.stage_s[STAGE_READ], run.stage_s[STAGE_SCORES],
-			    run.stage_s[STAGE_STARTS], run.stage_s[STAGE_PATHS],
+		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f "
+			    "(checks of the GPU's %.3f), waiting for output %.3f; writing %.3f beside "
+			    "them", run.stage_s[STAGE_READ], run.stage_s[STAGE_SCORES],
+			    run.stage_s[STAGE_STARTS], run.stage_s[STAGE_PATHS], run.check_s,
 			    run.stage_s[STAGE_WRITE], written_s);
 		if (run.gpu) {
 			const double tk = nw_lanes_first_kernel_time(&run.lanes);
