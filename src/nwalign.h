@@ -265,6 +265,9 @@ typedef struct {
 						* CIGAR follows the reference (as in SAM) */
 	int cigar_lent;                        /* cigar lies in a block of nw_cigar_lend: never
 						* freed or grown in place */
+	int unchecked;                         /* a GPU path whose checks (nw_path_finish) are
+						* yet to run: the write stage runs them before
+						* the record is written (nw_check_paths) */
 } nw_result_t;
 
 void nw_result_free(nw_result_t *res);  /* frees the CIGAR, keeps the struct */

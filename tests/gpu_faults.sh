@@ -39,6 +39,16 @@ falls_back "top" top -q "$p" -r "$p" -m local --top 2 -c
 falls_back "second chunk" align,2 -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip -m local -c --batch-size 500
 falls_back "third paths call" paths,3 -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip -m local -c --batch-size 500
 
+# a GPU path that fails its check (NW_GPU_FAIL=badpath: one residue too many in the first
+# path of the second paths call) is an internal error: exit 2, one line naming the path,
+# one naming the failed check, and none of that chunk's records written
+NW_GPU_FAIL=badpath,2 "$NWALIGN" -q "$tmp/zq.fa" -r "$tmp/zr.fa" --pairs zip -m local -c \
+	--batch-size 500 --backend gpu >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "path of query" "$tmp/err" &&
+	grep -q "failed its check" "$tmp/err" && [ "$(wc -l <"$tmp/out")" -lt 1000 ] && ok ||
+	bad "a path failing its check: exit $rc, $(wc -l <"$tmp/out") records, stderr $(head -c 300 "$tmp/err")"
+
 # --backend gpu: the failure is the run's error
 NW_GPU_FAIL=align "$NWALIGN" -q "$q" -r "$r" --backend gpu >"$tmp/out" 2>"$tmp/err"
 rc=$?

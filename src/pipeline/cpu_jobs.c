@@ -135,8 +135,7 @@ static int part_left(job_t *job, job_part_t *pt, nw_workspace_t *ws, uint8_t *q,
 				pk.need = &p->need[k];
 			}
 			ret = job->what == NW_JOB_ALIGN ? nw_cpu_align(p->need ? &pk : p, q, qlen, r, rlen, ws, rs)
-			    : job->what == NW_JOB_PATHS ? nw_cpu_align_path(p, q, qlen, r, rlen, ws, rs)
-							: nw_path_finish(p, q, qlen, r, rlen, rs);
+							: nw_cpu_align_path(p, q, qlen, r, rlen, ws, rs);
 		}
 	}
 	return ret;

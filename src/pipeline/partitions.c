@@ -295,8 +295,8 @@ static int submit_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char 
 			memset(&pt->res[from], 0, sizeof pt->res[from]);
 		}
 	double t = nw_pl_now();
-	int64_t id = nw_wstage_submit(run->wstage, &s->q, &pt->kept, pt->pairs, pt->res, n, err,
-				      errlen);
+	int64_t id = nw_wstage_submit(run->wstage, &s->q, &s->q_rc, &pt->kept, pt->pairs, pt->res, n,
+				      err, errlen);
 	if (id < 0)
 		return (int)id;
 	pt->written_as = id;

@@ -133,7 +133,7 @@ typedef struct {
 	nw_writer_t *writer;
 	nw_wstage_t *wstage;         /* formats and writes beside the engine */
 	double stage_s[5];           /* wall seconds by STAGE_*, for -v */
-	double check_s;              /* of STAGE_PATHS: the GPU's paths checked on the CPU */
+	double check_s;              /* the write stage's time checking the GPU's paths */
 	double cells, t0, last_progress;
 	int64_t n_pairs;
 	int64_t n_records;           /* records handed to the write stage */
@@ -155,14 +155,19 @@ enum { STAGE_READ, STAGE_SCORES, STAGE_STARTS, STAGE_PATHS, STAGE_WRITE };
 /* cpu_jobs.c: what the CPU engine does with n pairs (nw_cpu_run). */
 enum {
 	NW_JOB_ALIGN,  /* scores and spans (a path too when params want one) */
-	NW_JOB_PATHS,  /* scores and spans are known: compute and check the paths */
-	NW_JOB_FINISH  /* paths are there (GPU): check them (nw_path_finish) */
+	NW_JOB_PATHS   /* scores and spans are known: compute and check the paths */
 };
 /* cpu_jobs.c: the CPU engine's work (NW_JOB_*) on n pairs and their results, on
  * run->cpu_threads workers (--threads when 0). 0, or a negative NW_ERR_* with err set. */
 int nw_cpu_run(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 	       const nw_pair_t *pairs, nw_result_t *res, int64_t n, int what, char *err,
 	       size_t errlen);
+
+/* path_checks.c: the write stage's work on a chunk (nw_wstage_prep_fn, ctx the run): the
+ * paths the GPU made (results marked unchecked) checked by nw_path_finish, as the CPU
+ * engine checks its own, on the run's threads. */
+int nw_check_paths(void *ctx, const nw_batch_t *qb, const nw_batch_t *q_rc, const nw_batch_t *rb,
+		   const nw_pair_t *pairs, nw_result_t *res, int64_t n, char *err, size_t errlen);
 
 /* align_stage.c: the n pairs of run->cb through the engine, then to the write stage. */
 int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,

@@ -473,7 +473,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	}
 	if (opt->format == NW_FMT_BLAST6)
 		nw_writer_set_stats(run.writer, &run.ka, run.db_residues);
-	if (!(run.wstage = nw_wstage_start(run.writer))) {
+	if (!(run.wstage = nw_wstage_start(run.writer, nw_check_paths, &run))) {
 		snprintf(err, errlen, "out of memory starting the output");
 		ret = NW_ERR_MEMORY;
 		goto out;
@@ -571,11 +571,12 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    "global: by differences), %lld of them aligned again in 16 bits "
 				    "(local scores at those bounds or past them)", (long long)narrow,
 				    (long long)saturated);
-		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f "
-			    "(checks of the GPU's %.3f), waiting for output %.3f; writing %.3f beside "
-			    "them", run.stage_s[STAGE_READ], run.stage_s[STAGE_SCORES],
-			    run.stage_s[STAGE_STARTS], run.stage_s[STAGE_PATHS], run.check_s,
-			    run.stage_s[STAGE_WRITE], written_s);
+		nw_log_info("wall s: waiting for input %.3f, scores %.3f, starts %.3f, paths %.3f, "
+			    "waiting for output %.3f; writing %.3f beside them (of which checking "
+			    "the GPU's paths %.3f)", run.stage_s[STAGE_READ],
+			    run.stage_s[STAGE_SCORES], run.stage_s[STAGE_STARTS],
+			    run.stage_s[STAGE_PATHS], run.stage_s[STAGE_WRITE], written_s,
+			    run.check_s);
 		if (run.gpu) {
 			const double tk = nw_lanes_first_kernel_time(&run.lanes);
 			nw_log_info("gpu opened in %.3f s beside the reading (waited for %.3f s), first "

@@ -15,14 +15,16 @@
 #define NW_WSTAGE_DEPTH 4
 
 typedef struct {
-	const nw_batch_t *qb, *rb;
+	const nw_batch_t *qb, *q_rc, *rb;
 	const nw_pair_t *pairs;
-	const nw_result_t *res;
+	nw_result_t *res;
 	int64_t n;
 } chunk_t;
 
 struct nw_wstage_s {
 	nw_writer_t *w;
+	nw_wstage_prep_fn prep;
+	void *prep_ctx;
 	pthread_t tid;
 	int threaded;
 	pthread_mutex_t lock;
@@ -36,14 +38,18 @@ struct nw_wstage_s {
 	int64_t records;           /* written (chunks that failed or were dropped: none) */
 };
 
-/* Write one chunk unless an error came before; records the first error. */
+/* Prepare and write one chunk unless an error came before; records the first error. */
 static void write_chunk(nw_wstage_t *s, const chunk_t *c, int failed)
 {
 	char err[512];
 	if (failed)
 		return;
 	double t = nw_pl_now();
-	int ret = nw_writer_write(s->w, c->qb, c->rb, c->pairs, c->res, c->n, err, sizeof err);
+	int ret = s->prep ? s->prep(s->prep_ctx, c->qb, c->q_rc, c->rb, c->pairs, c->res, c->n, err,
+				    sizeof err)
+			  : 0;
+	if (ret == 0)
+		ret = nw_writer_write(s->w, c->qb, c->rb, c->pairs, c->res, c->n, err, sizeof err);
 	pthread_mutex_lock(&s->lock);
 	s->busy_s += nw_pl_now() - t;
 	if (ret == 0)
@@ -76,12 +82,14 @@ static void *write_thread(void *arg)
 	return NULL;
 }
 
-nw_wstage_t *nw_wstage_start(nw_writer_t *w)
+nw_wstage_t *nw_wstage_start(nw_writer_t *w, nw_wstage_prep_fn prep, void *ctx)
 {
 	nw_wstage_t *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
 	s->w = w;
+	s->prep = prep;
+	s->prep_ctx = ctx;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
 	s->threaded = pthread_create(&s->tid, NULL, write_thread, s) == 0;
@@ -96,11 +104,11 @@ static int error_of(const nw_wstage_t *s, char *err, size_t errlen)
 	return s->ret;
 }
 
-int64_t nw_wstage_submit(nw_wstage_t *s, const nw_batch_t *qb, const nw_batch_t *rb,
-			 const nw_pair_t *pairs, const nw_result_t *res, int64_t n, char *err,
-			 size_t errlen)
+int64_t nw_wstage_submit(nw_wstage_t *s, const nw_batch_t *qb, const nw_batch_t *q_rc,
+			 const nw_batch_t *rb, const nw_pair_t *pairs, nw_result_t *res, int64_t n,
+			 char *err, size_t errlen)
 {
-	const chunk_t c = {.qb = qb, .rb = rb, .pairs = pairs, .res = res, .n = n};
+	const chunk_t c = {.qb = qb, .q_rc = q_rc, .rb = rb, .pairs = pairs, .res = res, .n = n};
 	int64_t id;
 	int ret;
 	pthread_mutex_lock(&s->lock);
