@@ -64,7 +64,8 @@ typedef int (*nw_gpu_call_fn)(nw_gpu_t *g, const nw_align_params_t *p, const nw_
 			      const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
 			      nw_result_t *res, char *err, size_t errlen);
 /* Lanes of the engine g0 (NULL: the CPU engine, one lane): up to 4, as --threads allow
- * (NW_GPU_LANES=k overrides), one under --gpu-memory (a cap for one engine's buffers).
+ * (runs with paths: 6 from 16 threads on; NW_GPU_LANES=k overrides), one under
+ * --gpu-memory (a cap for one engine's buffers).
  * Where every lane reads all of a call's references (all vs all), lane 0's engine uploads
  * them once for all; should that copy not fit, each lane uploads its own, and the call
  * takes no more lanes than a quarter of the device's memory holds copies of them. */
