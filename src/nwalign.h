@@ -422,6 +422,8 @@ typedef struct {
 void nw_opt_init(nw_opt_t *opt);
 /* Check values and combinations; fills err with a one-line message on error. */
 int nw_opt_check(const nw_opt_t *opt, char *err, size_t errlen);
+/* 1 when the output needs each pair's path: -c, or a format other than TSV. */
+int nw_opt_wants_path(const nw_opt_t *opt);
 /* The GACT tile size and overlap the options ask for, defaults resolved (what goes into
  * nw_align_params_t). */
 void nw_opt_gact(const nw_opt_t *opt, int *tile, int *overlap);

@@ -28,6 +28,11 @@ void nw_opt_init(nw_opt_t *opt)
 	opt->max_deficit = -1; /* -1: NW_GACT_MAX_DEFICIT */
 }
 
+int nw_opt_wants_path(const nw_opt_t *opt)
+{
+	return opt->cigar || opt->format != NW_FMT_TSV;
+}
+
 void nw_opt_gact(const nw_opt_t *opt, int *tile, int *overlap)
 {
 	int t = opt->tile >= 0 ? opt->tile : NW_GACT_TILE_DEFAULT;

@@ -297,13 +297,9 @@ static int score_strands(run_t *run, const nw_align_params_t *p, const nw_batch_
 static void to_query_frame(const nw_batch_t *qb, const nw_pair_t *pairs, nw_result_t *res,
 			   int64_t n)
 {
-	for (int64_t k = 0; k < n; k++) {
-		if (!res[k].strand)
-			continue;
-		int64_t len = qb->len[pairs[k].q], qs = res[k].qstart;
-		res[k].qstart = len - res[k].qend;
-		res[k].qend = len - qs;
-	}
+	for (int64_t k = 0; k < n; k++)
+		if (res[k].strand)
+			nw_mirror_query_span(&res[k], qb->len[pairs[k].q]);
 }
 
 /* --top: of each query's n_ref pairs (adjacent, reference order), keep the run's top best

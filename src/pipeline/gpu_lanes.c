@@ -44,8 +44,7 @@ void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
 	 * and page-locked buffers and take the cores that the feeder (two threads) and the
 	 * write stage (formatting, the paths' checks) need; one under --gpu-memory, which caps
 	 * one engine's buffers */
-	const int paths = opt->cigar || opt->format != NW_FMT_TSV;
-	l->n = paths && opt->threads >= 16 ? 6 : opt->threads < 4 ? opt->threads : 4;
+	l->n = nw_opt_wants_path(opt) && opt->threads >= 16 ? 6 : opt->threads < 4 ? opt->threads : 4;
 	const char *e = getenv("NW_GPU_LANES"), *m = getenv("NW_GPU_LANE_MIN");
 	if (e && *e)
 		l->n = atoi(e);

@@ -37,11 +37,11 @@ static int check_one(check_job_t *j, int64_t k, uint8_t *q, uint8_t *r)
 	const int64_t qlen = qb->len[pr->q], rlen = j->rb->len[pr->r];
 	nw_batch_unpack(qb, pr->q, q);
 	nw_batch_unpack(j->rb, pr->r, r);
-	const int64_t qs = res->qstart, qe = res->qend;
 	if (res->strand)
-		res->qstart = qlen - qe, res->qend = qlen - qs;
+		nw_mirror_query_span(res, qlen);
 	const int ret = nw_path_finish(&j->run->params, q, qlen, r, rlen, res);
-	res->qstart = qs, res->qend = qe;
+	if (res->strand)
+		nw_mirror_query_span(res, qlen);
 	res->unchecked = 0;
 	return ret;
 }

@@ -164,6 +164,17 @@ int nw_cpu_run(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb, con
 	       const nw_pair_t *pairs, nw_result_t *res, int64_t n, int what, char *err,
 	       size_t errlen);
 
+/* A result's query span mirrored between the frames of the query's two strands (qlen
+ * residues): a reverse-strand result is found on the reverse complement and reported on
+ * the query as given (align_stage.c), and checked in its own frame again (path_checks.c).
+ * Its own inverse. */
+static inline void nw_mirror_query_span(nw_result_t *res, int64_t qlen)
+{
+	const int64_t qs = res->qstart;
+	res->qstart = qlen - res->qend;
+	res->qend = qlen - qs;
+}
+
 /* path_checks.c: the write stage's work on a chunk (nw_wstage_prep_fn, ctx the run): the
  * paths the GPU made (results marked unchecked) checked by nw_path_finish, as the CPU
  * engine checks its own, on the run's threads. */

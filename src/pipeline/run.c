@@ -414,7 +414,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	}
 	run.params.mode = opt->mode;
 	run.params.sc = &run.sc;
-	run.params.want_path = opt->cigar || opt->format != NW_FMT_TSV;
+	run.params.want_path = nw_opt_wants_path(opt);
 	nw_opt_gact(opt, &run.params.tile, &run.params.overlap);
 	run.params.gact = opt->gact;
 	run.params.max_deficit = opt->max_deficit >= 0 ? opt->max_deficit : NW_GACT_MAX_DEFICIT;

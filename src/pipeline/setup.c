@@ -157,7 +157,7 @@ static void *open_gpu(void *arg)
  * from 0.96 to 0.54 s on 16 threads), so that bound errs long too. */
 static double cpu_seconds(const nw_opt_t *opt, double cells, double pairs, double longest)
 {
-	const int want_path = opt->cigar || opt->format != NW_FMT_TSV;
+	const int want_path = nw_opt_wants_path(opt);
 	if (opt->both_strands)
 		cells *= 2, pairs *= 2;
 	const double s = (cells / (want_path ? NW_CPU_PATH_CELLS_PER_S : NW_CPU_CELLS_PER_S) +
