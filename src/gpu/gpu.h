@@ -55,10 +55,11 @@ typedef struct {
 int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 			  const nw_pair_t *pairs, int64_t n, const nw_emul_shape_t *shape, nw_result_t *res,
 			  char *err, size_t errlen);
-/* Pairs a call should carry for the GPU to run near its speed (the pipeline's chunk):
- * small calls leave the GPU with the tail of their largest problems; large ones must fit
- * the device's free memory (cudaMemGetInfo), which bounds the chunk. */
-int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g);
+/* Pairs a call should carry for the GPU to run near its speed (the pipeline's chunk),
+ * and at least at_least (0: no such wish): small calls leave the GPU with the tail of
+ * their largest problems; large ones must fit the device's free memory (cudaMemGetInfo),
+ * which bounds the chunk. */
+int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g, int64_t at_least);
 /* Uploads the batch b (if it is not there yet) for g and for the engines whose peer g is,
  * and waits for it: their calls with b then read that copy. Call it between calls only
  * (no call of g or of its peers running): it may replace the batch uploaded before. */

@@ -519,12 +519,12 @@ extern "C" double nw_gpu_first_kernel_time(const nw_gpu_t *g) { return g ? g->t_
  * batch items, --top's keys, values and sort space, with room to spare. */
 #define NW_PAIR_DEVICE_BYTES 512
 
-extern "C" int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g)
+extern "C" int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g, int64_t at_least)
 {
 	/* 2M pairs keep the GPU near its speed (planning overlaps the kernels in slices,
-	 * NW_SLICE_PROBLEMS); fewer when free memory is short, so that a chunk's buffers
-	 * always fit */
-	const int64_t most = (int64_t)1 << 21, least = (int64_t)1 << 16;
+	 * NW_SLICE_PROBLEMS), or more if asked; fewer when free memory is short, so that a
+	 * chunk's buffers always fit */
+	const int64_t most = std::max((int64_t)1 << 21, at_least), least = (int64_t)1 << 16;
 	const int64_t fit = (int64_t)(nw_gpu_mem_avail(g) / NW_PAIR_DEVICE_BYTES);
 	return fit > most ? most : fit < least ? least : fit;
 }

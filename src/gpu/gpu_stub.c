@@ -68,9 +68,9 @@ int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, co
 	return NW_ERR_GPU;
 }
 
-int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g)
+int64_t nw_gpu_chunk_pairs(const nw_gpu_t *g, int64_t at_least)
 {
-	(void)g;
+	(void)g, (void)at_least;
 	return 0;
 }
 

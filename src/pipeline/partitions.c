@@ -329,7 +329,7 @@ static int align_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char *
 		for (uint32_t q0 = 0; q0 < n_q;) {
 			if (nw_stop_requested())
 				return NW_ERR_INTERRUPTED;
-			uint32_t span = nw_plan_all_span(q0, n_q, (uint32_t)rb->n, run->chunk_pairs);
+			uint32_t span = nw_plan_all_span(q0, n_q, (uint32_t)rb->n, nw_chunk_pairs(run, rb->n));
 			const int64_t n = (int64_t)span * rb->n;
 			nw_pair_t *pairs;
 			nw_result_t *res;

@@ -290,6 +290,10 @@ void nw_gpu_opener_finish(gpu_opener_t *o);
  * (--backend auto in a CUDA build, NWALIGN_AUTO_CPU_S not 0, not --top nor --strand
  * both); the run does so when the GPU is still opening once the first set is packed. */
 int nw_may_share_while_opening(const nw_opt_t *opt);
+/* Pairs of the next all-vs-all chunk against n_ref references: the engine's choice
+ * (run->chunk_pairs), or for --top on several GPU lanes a query for every lane where the
+ * device's memory allows. */
+int64_t nw_chunk_pairs(const run_t *run, int64_t n_ref);
 /* With the GPU still opening (run->opening, which nw_setup_backend sets with --backend
  * auto when the CPU engine can take the first pairs in short slices): once its opener is
  * done (wait: waiting for it), the GPU becomes the run's engine, as nw_setup_backend would

@@ -185,7 +185,7 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 			if (nw_stop_requested())
 				return NW_ERR_INTERRUPTED;
 			uint32_t span = nw_plan_all_span(q0, n_q, all_refs ? (uint32_t)rb->n : 0,
-							 run->chunk_pairs);
+							 nw_chunk_pairs(run, all_refs ? rb->n : 0));
 			int64_t n = all_refs ? (int64_t)span * rb->n : span;
 			/* --top keeps at most top references of each query (all vs all only) */
 			const int64_t per_q = all_refs && run->opt->top > 0 && run->opt->top < rb->n

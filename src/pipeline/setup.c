@@ -319,14 +319,25 @@ static int take_gpu(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 	o->gpu = NULL;
 	if (run->gpu && run->opt->gpu_memory)
 		nw_gpu_set_memory_limit(run->gpu, run->opt->gpu_memory);
-	if (run->gpu && nw_gpu_chunk_pairs(run->gpu) > run->chunk_pairs)
-		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu);
+	if (run->gpu && nw_gpu_chunk_pairs(run->gpu, 0) > run->chunk_pairs)
+		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu, 0);
 	nw_lanes_init(&run->lanes, run->gpu, run->opt);
 	/* zip's sets grow to batch_records pairs (nw_feeder_t's ramp), cut over the lanes: the
 	 * engines size their buffers for that from the first set they take */
 	if (run->gpu && run->opt->pairing == NW_PAIRS_ZIP && run->lanes.n > 0)
 		nw_gpu_expect(run->gpu, run->opt->batch_records / run->lanes.n);
 	return 0;
+}
+
+/* See pipeline.h. */
+int64_t nw_chunk_pairs(const run_t *run, int64_t n_ref)
+{
+	/* --top on the GPU's lanes: each lane takes whole queries (their tops are its own) and
+	 * plans their pairs on its own thread beside the other lanes' kernels; a chunk of
+	 * fewer queries than lanes leaves lanes idle and the device waiting on the planning */
+	if (run->gpu && run->opt->top > 0 && n_ref > 0 && run->lanes.n > 1)
+		return nw_gpu_chunk_pairs(run->gpu, (int64_t)run->lanes.n * n_ref);
+	return run->chunk_pairs;
 }
 
 /* See pipeline.h. */
