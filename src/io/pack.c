@@ -431,6 +431,15 @@ static inline uint32_t acgt16(const unsigned char *s, nw_u8x16 *ok)
 		NW_ACGT_CODES(NAME##_u8, NAME##_u64, x, *ok, c);                              \
 		return __builtin_convertvector(c, NAME##_u16);                                 \
 	}                                                                                     \
+	/* whether every character so far was A, C, G or T */                                 \
+	__attribute__((target(TARGET))) static inline int NAME##_all(NAME##_u8 ok)            \
+	{                                                                                     \
+		const NAME##_u64 all = (NAME##_u64)ok;                                        \
+		uint64_t every = ~0ull;                                                       \
+		for (int k = 0; k < W / 8; k++)                                               \
+			every &= all[k];                                                      \
+		return every == ~0ull;                                                        \
+	}                                                                                     \
 	__attribute__((target(TARGET))) static int NAME(uint8_t *p, const unsigned char *s,   \
 							  size_t n)                           \
 	{                                                                                     \
@@ -440,6 +449,9 @@ static inline uint32_t acgt16(const unsigned char *s, nw_u8x16 *ok)
 		for (; n - i >= W; i += W, p += W / 4) {                                      \
 			out = NAME##_step(s + i, &ok);                                        \
 			memcpy(p, &out, W / 4); /* little-endian: residue j at bits 2j */      \
+			/* a line that is not DNA (protein) shows it in its first step */     \
+			if (i == 0 && !NAME##_all(ok))                                        \
+				return -1;                                                    \
 		}                                                                             \
 		if (i < n) { /* padded with A (code 0: the unused bits are 0) */              \
 			unsigned char tail[W];                                                \
@@ -448,11 +460,7 @@ static inline uint32_t acgt16(const unsigned char *s, nw_u8x16 *ok)
 			out = NAME##_step(tail, &ok);                                         \
 			memcpy(p, &out, (n - i + 3) / 4);                                     \
 		}                                                                             \
-		const NAME##_u64 all = (NAME##_u64)ok;                                        \
-		uint64_t every = ~0ull;                                                       \
-		for (int k = 0; k < W / 8; k++)                                               \
-			every &= all[k];                                                      \
-		return every == ~0ull ? 0 : -1;                                               \
+		return NAME##_all(ok) ? 0 : -1;                                               \
 	}
 NW_ACGT_WIDE(acgt_avx2, 32, "avx2")
 #undef NW_ACGT_WIDE
@@ -527,11 +535,15 @@ int nw_pack2_text(uint8_t *dst, uint64_t pos, const char *text, size_t n)
 	nw_u8x16 ok = ~(nw_u8x16){ 0 };
 	nw_u64x2 all;
 	unsigned char tail[16];
+	const size_t first = i;
 	for (; i < n; i += 16, p += 4) {
 		uint32_t v;
 		if (n - i >= 16) {
 			v = acgt16(s + i, &ok);
 			memcpy(p, &v, 4); /* little-endian: low byte first */
+			all = (nw_u64x2)ok;
+			if (i == first && (all[0] & all[1]) != ~0ull)
+				return -1; /* not DNA (protein): its first step shows it */
 		} else {
 			memset(tail, 'A', sizeof(tail));
 			memcpy(tail, s + i, n - i);

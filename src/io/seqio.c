@@ -208,6 +208,16 @@ static int is_space(unsigned char c)
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
+/* Whether one of the eight bytes in x is a control byte (below ' ', tab included, or
+ * 127): exact for every byte value. A byte below n shows as a borrow into its top bit where
+ * that bit was 0 (n <= 128); 127 is the byte that x ^ 0x7F... makes 0. */
+static inline int has_control8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
+	const uint64_t y = x ^ (0x7F * ones);
+	return (((x - 0x20 * ones) & ~x) | ((y - ones) & ~y)) & top ? 1 : 0;
+}
+
 static int is_blank(const char *s, size_t l)
 {
 	size_t i;
@@ -469,6 +479,12 @@ static int read_record(nw_reader_t *r, char *err, size_t errlen)
 	}
 	fastq = s[0] == '@';
 	for (i = 1; i < r->ln_len; i++) {
+		uint64_t x;
+		/* eight bytes at a time while none is a control byte; those one by one */
+		while (i + 8 <= r->ln_len && (memcpy(&x, s + i, 8), !has_control8(x)))
+			i += 8;
+		if (i >= r->ln_len)
+			break;
 		unsigned char c = (unsigned char)s[i];
 		if (c == '\r') /* next_line drops a \r before \n: this one ends a line alone */
 			return nw_reader_fail(r, NW_ERR_FORMAT, err, errlen,
