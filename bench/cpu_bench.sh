@@ -167,7 +167,13 @@ count_seqs() {
 		END { printf "%d %d\n", n, s }'
 }
 
-now() { date +%s.%N; }
+# now VAR: the time into VAR without starting a process (bash 5's EPOCHREALTIME; date
+# where it is missing), so that no clock's start-up adds to the wall times of short runs
+now() {
+	local t=${EPOCHREALTIME:-}
+	[ -n "$t" ] || t=$(date +%s.%N)
+	printf -v "$1" '%s' "${t/,/.}"
+}
 
 # median of the numbers on stdin
 median() {
@@ -183,12 +189,12 @@ run_timed() {
 	shift
 	: >"$OUT/$name.times"
 	for i in $(seq 1 "$RUNS"); do
-		t0=$(now)
+		now t0
 		if ! "$@" >"$OUT/$name.out" 2>"$OUT/$name.err" 0<&-; then
 			cat "$OUT/$name.err" >&2
 			die "$name: command failed: $*"
 		fi
-		t1=$(now)
+		now t1
 		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >>"$OUT/$name.times"
 		echo "  $name run $i: $(tail -n 1 "$OUT/$name.times") s" >&2
 	done
@@ -212,14 +218,14 @@ fastest_parasail() {
 	local w=$1 funcs=$2 popts=$3 t=$4 r=$5 q=$6 f t0 t1 best= best_s=
 	: >"$OUT/$w.probe"
 	for f in $funcs; do
-		t0=$(now)
+		now t0
 		# shellcheck disable=SC2086
 		if ! "$PARASAIL_ALIGNER" -x -a "$f" $popts -t "$t" -f "$r" -q "$q" -g "$OUT/$w-probe.csv" \
 			>/dev/null 2>&1 0<&-; then
 			echo "$f failed" >>"$OUT/$w.probe"
 			continue
 		fi
-		t1=$(now)
+		now t1
 		t0=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }')
 		echo "$f $t0 s" >>"$OUT/$w.probe"
 		if [ -z "$best" ] || awk -v a="$t0" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then
