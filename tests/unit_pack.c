@@ -226,9 +226,10 @@ static void same_batch(const nw_batch_t *a, const nw_batch_t *b, const char *wha
 }
 
 /* nw_batch_push_all on 1..8 threads equals the same records pushed one by one: every
- * kind of sequence (2-bit codes, IUPAC DNA, protein, 2-bit text, empty), qualities from
- * the middle on; codes outside the alphabet are refused, at every place of an 8-code
- * step and of the tail (codes_below). */
+ * kind of sequence (2-bit codes, IUPAC DNA, protein, 2-bit text, empty), without
+ * qualities (FASTA: the arrays and names laid out on the threads) and with qualities from
+ * the middle on (added one by one); codes outside the alphabet are refused, at every place
+ * of an 8-code step and of the tail (codes_below). */
 static void test_push_all(void)
 {
 	enum { NSEQ = 300 };
@@ -238,6 +239,7 @@ static void test_push_all(void)
 	uint64_t rng = 0x51ed270b27a3c4f1ULL;
 	int kind, i, threads;
 
+	for (int fastq = 0; fastq < 2; fastq++)
 	for (kind = 0; kind < 3; kind++) {
 		nw_alphabet_t alpha = kind == 2 ? NW_ALPHA_PROTEIN : NW_ALPHA_DNA;
 		nw_batch_t one, all;
@@ -249,7 +251,8 @@ static void test_push_all(void)
 			snprintf(names[i], sizeof names[i], "r%d_%d", kind, i);
 			memset(quals[i], 'A' + i % 20, len);
 			quals[i][len] = '\0';
-			in[i] = (nw_seq_in_t){names[i], seqs[i], len, 0, i >= NSEQ / 2 ? quals[i] : NULL};
+			in[i] = (nw_seq_in_t){names[i], seqs[i], len, 0,
+					      fastq && i >= NSEQ / 2 ? quals[i] : NULL};
 			if (kind == 0 && i % 3 == 0) { /* 2-bit text */
 				char acgt[701];
 				for (uint32_t k = 0; k < len; k++)
@@ -270,7 +273,8 @@ static void test_push_all(void)
 			nw_batch_t tail;
 			uint64_t *offs = malloc(NSEQ * sizeof *offs);
 			nw_batch_view(&all, 1, all.n, offs, &tail);
-			snprintf(what, sizeof what, "push_all kind %d, %d threads", kind, threads);
+			snprintf(what, sizeof what, "push_all kind %d, %d threads%s", kind, threads,
+				 fastq ? ", qualities" : "");
 			tail.first_record = one.first_record;
 			same_batch(&one, &tail, what);
 			free(offs);

@@ -83,15 +83,17 @@ static int grow(void **p, uint64_t *cap, uint64_t need, size_t sz)
 	return 0;
 }
 
-/* The per-sequence arrays share one capacity, b->cap. */
-static int grow_seqs(nw_batch_t *b)
+/* The per-sequence arrays share one capacity, b->cap: room for need sequences. */
+static int grow_seqs_to(nw_batch_t *b, uint64_t need)
 {
-	uint64_t cap, need = (uint64_t)b->n + 1;
+	uint64_t cap;
 	void *p;
 
 	if (need <= (uint64_t)b->cap)
 		return 0;
 	cap = b->cap ? (uint64_t)b->cap * 2 : 64;
+	while (cap < need)
+		cap *= 2;
 #define NW_GROW_ARRAY(field)                                                 \
 	do {                                                                 \
 		p = realloc(b->field, cap * sizeof(*b->field));              \
@@ -108,6 +110,11 @@ static int grow_seqs(nw_batch_t *b)
 #undef NW_GROW_ARRAY
 	b->cap = (int64_t)cap;
 	return 0;
+}
+
+static int grow_seqs(nw_batch_t *b)
+{
+	return grow_seqs_to(b, (uint64_t)b->n + 1);
 }
 
 /* Append s (with its NUL) to an arena; *off receives where it starts. */
@@ -607,27 +614,42 @@ int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, 
 /* ---------------------------------------------------------------- many at once */
 
 /* A part of nw_batch_push_all: records [a, e) of in, the batch's records from first on.
- * Phase 0 picks each record's bits, phase 1 packs its words. */
+ * Phase 0 picks each record's bits (and with lay, measures its name); phase 1 packs its
+ * words (and with lay, fills its entries of the per-sequence arrays and copies its name,
+ * at the places the caller summed up). */
 typedef struct {
 	const nw_seq_in_t *in;
 	int64_t a, e, first;
 	nw_batch_t *b;
 	uint8_t *bits;
+	uint64_t *name_at;     /* lay: [n] name lengths (phase 0), then offsets (phase 1) */
+	int lay;
 	int phase;
 } push_part_t;
 
 static void *push_part(void *arg)
 {
 	push_part_t *p = arg;
+	nw_batch_t *b = p->b;
 	int64_t i;
 
 	for (i = p->a; i < p->e; i++) {
 		const nw_seq_in_t *x = &p->in[i];
 		if (p->phase == 0) {
-			p->bits[i] = x->pack2 ? 2 : (uint8_t)pick_bits(p->b->alphabet, x->codes, x->len);
+			p->bits[i] = x->pack2 ? 2 : (uint8_t)pick_bits(b->alphabet, x->codes, x->len);
+			if (p->lay)
+				p->name_at[i] = strlen(x->name ? x->name : "") + 1;
 			continue;
 		}
-		uint32_t *out = p->b->words + p->b->offset[p->first + i];
+		const int64_t k = p->first + i;
+		if (p->lay) {
+			const char *name = x->name ? x->name : "";
+			b->len[k] = x->len;
+			b->bits[k] = p->bits[i];
+			b->name_off[k] = p->name_at[i];
+			memcpy(b->names + p->name_at[i], name, strlen(name) + 1);
+		}
+		uint32_t *out = b->words + b->offset[k];
 		if (x->pack2)
 			copy_pack2(out, x->codes, x->len);
 		else
@@ -641,23 +663,29 @@ static uint64_t in_len(const void *in, int64_t i)
 	return ((const nw_seq_in_t *)in)[i].len;
 }
 
-/* See nwalign.h. */
+/* See nwalign.h. Without qualities (FASTA), the per-sequence arrays and the names are laid
+ * out on the threads too: their places summed up in one pass, then filled by the parts
+ * (lay). With qualities, append_seq adds the records one by one, as nw_batch_push does. */
 int nw_batch_push_all(nw_batch_t *b, const nw_seq_in_t *in, int64_t n, int threads)
 {
 	push_part_t part[NW_PARTS_MAX];
 	int64_t bound[NW_PARTS_MAX + 1], i;
-	uint64_t total = 0;
-	int t, ret = 0;
+	uint64_t total = 0, *name_at = NULL;
+	int t, ret = 0, lay = !b->qual_off;
 	uint8_t *bits;
 
 	if (n <= 0)
 		return 0;
-	if (!(bits = malloc((size_t)n)))
+	for (i = 0; lay && i < n; i++)
+		lay = !in[i].qual;
+	if (!(bits = malloc((size_t)n)) || (lay && !(name_at = malloc((size_t)n * sizeof *name_at)))) {
+		free(bits);
 		return NW_ERR_MEMORY;
+	}
 	threads = nw_parts_count(threads, n);
 	nw_parts_cut(n, in_len, in, threads, bound);
 	for (t = 0; t < threads; t++)
-		part[t] = (push_part_t){in, bound[t], bound[t + 1], b->n, b, bits, 0};
+		part[t] = (push_part_t){in, bound[t], bound[t + 1], b->n, b, bits, name_at, lay, 0};
 	nw_parts_run(push_part, part, sizeof *part, threads);
 	for (i = 0; i < n; i++) {
 		if (bits[i] == 0 || (in[i].pack2 && b->alphabet != NW_ALPHA_DNA)) {
@@ -670,17 +698,43 @@ int nw_batch_push_all(nw_batch_t *b, const nw_seq_in_t *in, int64_t n, int threa
 		ret = NW_ERR_MEMORY;
 		goto out;
 	}
-	/* the records' offsets, names and qualities in order, then their words in parts */
-	for (i = 0; i < n; i++)
-		if ((ret = append_seq(b, in[i].name, in[i].len, bits[i], nw_seq_words(bits[i], in[i].len),
-				      in[i].qual)) < 0)
+	if (lay) {
+		/* room for every record, then each one's words, name and length summed up */
+		uint64_t names = 0;
+		for (i = 0; i < n; i++)
+			names += name_at[i];
+		if ((ret = grow_seqs_to(b, (uint64_t)(b->n + n))) < 0)
 			goto out;
+		if (grow((void **)&b->names, &b->names_cap, b->names_len + names, 1) < 0) {
+			ret = NW_ERR_MEMORY;
+			goto out;
+		}
+		restamp(b);
+		for (i = 0; i < n; i++) {
+			const uint64_t l = name_at[i];
+			b->offset[b->n + i] = b->n_words;
+			b->n_words += nw_seq_words(bits[i], in[i].len);
+			name_at[i] = b->names_len;
+			b->names_len += l;
+			b->total_residues += in[i].len;
+			if (in[i].len > b->max_len)
+				b->max_len = in[i].len;
+		}
+		b->n += n;
+	} else {
+		/* the records' offsets, names and qualities in order, then their words in parts */
+		for (i = 0; i < n; i++)
+			if ((ret = append_seq(b, in[i].name, in[i].len, bits[i],
+					      nw_seq_words(bits[i], in[i].len), in[i].qual)) < 0)
+				goto out;
+	}
 	for (t = 0; t < threads; t++) {
 		part[t].first = b->n - n;
 		part[t].phase = 1;
 	}
 	nw_parts_run(push_part, part, sizeof *part, threads);
 out:
+	free(name_at);
 	free(bits);
 	return ret;
 }
