@@ -104,7 +104,7 @@ else
 	ok
 fi
 
-# the reader's 2-bit packing takes the set's widest steps (src/io/pack.c): unit_pack's
+# the reader's 2-bit packing takes the set's widest steps (src/io/pack2_text.c): unit_pack's
 # checks under each
 for isa in $isas; do
 	if NWALIGN_CPU_ISA=$isa "${top_builddir:-.}/tests/unit_pack" >"$tmp/pack.log" 2>&1; then
