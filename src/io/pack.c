@@ -406,10 +406,11 @@ int nw_batch_push_pack2(nw_batch_t *b, const char *name, const uint8_t *packed, 
  * at the places the caller summed up). */
 typedef struct {
 	const nw_seq_in_t *in;
-	int64_t a, e, first;
+	int64_t n, a, e, first;
 	nw_batch_t *b;
 	uint8_t *bits;
-	uint64_t *name_at;     /* lay: [n] name lengths (phase 0), then offsets (phase 1) */
+	uint64_t *name_at;     /* lay: [n] name lengths (phase 0), then offsets (phase 1: a
+				* name ends where the next begins, the last at names_len) */
 	int lay;
 	int phase;
 } push_part_t;
@@ -430,11 +431,11 @@ static void *push_part(void *arg)
 		}
 		const int64_t k = p->first + i;
 		if (p->lay) {
-			const char *name = x->name ? x->name : "";
+			const uint64_t end = i + 1 < p->n ? p->name_at[i + 1] : b->names_len;
 			b->len[k] = x->len;
 			b->bits[k] = p->bits[i];
 			b->name_off[k] = p->name_at[i];
-			memcpy(b->names + p->name_at[i], name, strlen(name) + 1);
+			memcpy(b->names + p->name_at[i], x->name ? x->name : "", end - p->name_at[i]);
 		}
 		uint32_t *out = b->words + b->offset[k];
 		if (x->pack2)
@@ -472,7 +473,7 @@ int nw_batch_push_all(nw_batch_t *b, const nw_seq_in_t *in, int64_t n, int threa
 	threads = nw_parts_count(threads, n);
 	nw_parts_cut(n, in_len, in, threads, bound);
 	for (t = 0; t < threads; t++)
-		part[t] = (push_part_t){in, bound[t], bound[t + 1], b->n, b, bits, name_at, lay, 0};
+		part[t] = (push_part_t){in, n, bound[t], bound[t + 1], b->n, b, bits, name_at, lay, 0};
 	nw_parts_run(push_part, part, sizeof *part, threads);
 	for (i = 0; i < n; i++) {
 		if (bits[i] == 0 || (in[i].pack2 && b->alphabet != NW_ALPHA_DNA)) {

@@ -156,6 +156,8 @@ __attribute__((target("avx512f,avx512bw"))) static int acgt_avx512(uint8_t *p, c
 		const __m512i quad = _mm512_madd_epi16(_mm512_maddubs_epi16(code, weights), ones16);
 		_mm512_mask_cvtepi32_storeu_epi8(p, left >= 64 ? 0xFFFF : (__mmask16)((1u << (left + 3) / 4) - 1),
 						 quad);
+		if (i == 0 && ok != ~(__mmask64)0)
+			return -1; /* not DNA (protein): its first step shows it */
 	}
 	return ok == ~(__mmask64)0 ? 0 : -1;
 }
@@ -206,9 +208,11 @@ int nw_pack2_text(uint8_t *dst, uint64_t pos, const char *text, size_t n)
 		if (n - i >= 16) {
 			v = acgt16(s + i, &ok);
 			memcpy(p, &v, 4); /* little-endian: low byte first */
-			all = (nw_u64x2)ok;
-			if (i == first && (all[0] & all[1]) != ~0ull)
-				return -1; /* not DNA (protein): its first step shows it */
+			if (i == first) { /* not DNA (protein): its first step shows it */
+				all = (nw_u64x2)ok;
+				if ((all[0] & all[1]) != ~0ull)
+					return -1;
+			}
 		} else {
 			memset(tail, 'A', sizeof(tail));
 			memcpy(tail, s + i, n - i);

@@ -209,8 +209,9 @@ static int is_space(unsigned char c)
 }
 
 /* Whether one of the eight bytes in x is a control byte (below ' ', tab included, or
- * 127): exact for every byte value. A byte below n shows as a borrow into its top bit where
- * that bit was 0 (n <= 128); 127 is the byte that x ^ 0x7F... makes 0. */
+ * 127), for every byte value. x - 0x20 in each byte borrows into the top bit of a byte
+ * below 0x20 (whose own top bit is clear); a byte of 127 is the one that x ^ 0x7F in each
+ * byte turns to 0, which the same test with 1 finds. */
 static inline int has_control8(uint64_t x)
 {
 	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;

@@ -41,7 +41,7 @@ void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
 	/* as many as the host threads allow, up to 4, and for runs with paths or --top 6
 	 * from 16 threads on: each lane's thread does its engine's host work, which sets the
 	 * pace of calls with paths (turning path batches into CIGARs) and of --top calls
-	 * (planning a query's million problems while its stream idles), where without them
+	 * (planning a query's pairs with every reference while its stream idles), where without them
 	 * the reading does; but more engines add start-up and page-locked buffers and take the
 	 * cores that the feeder (two threads) and the write stage (formatting, the paths'
 	 * checks) need; one under --gpu-memory, which caps one engine's buffers */

@@ -319,8 +319,9 @@ static int take_gpu(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 	o->gpu = NULL;
 	if (run->gpu && run->opt->gpu_memory)
 		nw_gpu_set_memory_limit(run->gpu, run->opt->gpu_memory);
-	if (run->gpu && nw_gpu_chunk_pairs(run->gpu, 0) > run->chunk_pairs)
-		run->chunk_pairs = nw_gpu_chunk_pairs(run->gpu, 0);
+	const int64_t gpu_chunk = run->gpu ? nw_gpu_chunk_pairs(run->gpu, 0) : 0;
+	if (gpu_chunk > run->chunk_pairs)
+		run->chunk_pairs = gpu_chunk;
 	nw_lanes_init(&run->lanes, run->gpu, run->opt);
 	/* zip's sets grow to batch_records pairs (nw_feeder_t's ramp), cut over the lanes: the
 	 * engines size their buffers for that from the first set they take */
