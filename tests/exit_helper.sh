@@ -8,7 +8,8 @@
 #    (NWALIGN_WAIT_RELEASE=1): a clean run with -v, an error found after the first records
 #    (status 2, one line), output through a pipe and through a command substitution (whose
 #    end of file comes only when every holder of stdout has closed it);
-#  - no process is left behind once the command has returned (the helper ends with it).
+#  - no process is left behind once the command has returned (the helper ends with it);
+#  - an error found while the next query set is read ahead ends in one line, every time.
 set -u
 . "${top_srcdir:-.}/tests/testlib.sh"
 
@@ -90,6 +91,39 @@ B="-q $tmp/bad.fa -r $tmp/r.fa --pairs zip -m local -t 2 --batch-size 500"
 check hook NW_EXIT_HELPER=1 -- $Z -v --backend cpu
 # shellcheck disable=SC2086
 check hook-error NW_EXIT_HELPER=1 -- $B --backend cpu
+
+# An error while the next query set is read ahead (references on stdin that two query sets
+# would read twice, found as the second set begins): the read ahead, already reading the
+# third set, must end before the run's memory is left to the process's end (a run that
+# left it running crashed now and then as the thread wrote into the ended run): 100 runs
+# with third sets of several sizes, each its status and its one line.
+awk 'BEGIN {
+	srand(7)
+	aa = "ACDEFGHIKLMNPQRSTVWY"
+	for (k = 0; k < 5; k++) {
+		printf ">short%d\n", k
+		for (i = 0; i < 3; i++) { s = ""; for (j = 0; j < 50; j++) s = s substr(aa, int(rand() * 20) + 1, 1); print s }
+	}
+	for (k = 0; k < 10; k++) {
+		printf ">long%d\n", k
+		n = 20000 + 10000 * k
+		for (i = 0; i < n; i += 60) { s = ""; for (j = 0; j < 60; j++) s = s substr(aa, int(rand() * 20) + 1, 1); print s }
+	}
+}' >"$tmp/sets.fa"
+head -n 16 "$tmp/sets.fa" >"$tmp/refs.fa"
+runs=0 crashed=0
+while [ "$runs" -lt 100 ]; do
+	NW_EXIT_HELPER=1 "$NWALIGN" -q "$tmp/sets.fa" -r - -a protein -m local --top 1 --max-memory 200 \
+		--batch-size $((3 + runs % 4)) --backend cpu -t 2 <"$tmp/refs.fa" >"$tmp/ahead.out" 2>"$tmp/ahead.err"
+	st=$?
+	if [ "$st" != 1 ] || [ "$(wc -l <"$tmp/ahead.err")" != 1 ] || ! grep -q "more than one batch" "$tmp/ahead.err"; then
+		crashed=$((crashed + 1))
+		last="exit $st, $(tail -n 1 "$tmp/ahead.err")"
+	fi
+	runs=$((runs + 1))
+done
+if [ "$crashed" -eq 0 ]; then ok; else bad "an error with a set read ahead: $crashed of 100 runs ended badly ($last)"; fi
+
 if "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" --backend gpu >/dev/null 2>&1; then
 	# shellcheck disable=SC2086
 	check gpu NWALIGN_WAIT_RELEASE=0 -- $Z -v --backend gpu

@@ -217,10 +217,7 @@ nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, char *err, size_t er
 
 nw_batch_set_t *nw_feeder_next(nw_feeder_t *f, char *err, size_t errlen)
 {
-	if (f->running) {
-		pthread_join(f->thread, NULL);
-		f->running = 0;
-	}
+	nw_feeder_join(f);
 	if (f->ret < 0)
 		return failed(f, err, errlen);
 	f->cur = (f->cur + 1) % NW_FEEDER_SETS;
@@ -229,12 +226,17 @@ nw_batch_set_t *nw_feeder_next(nw_feeder_t *f, char *err, size_t errlen)
 	return &f->set[f->cur];
 }
 
-void nw_feeder_free(nw_feeder_t *f)
+void nw_feeder_join(nw_feeder_t *f)
 {
 	if (f->running) {
 		pthread_join(f->thread, NULL);
 		f->running = 0;
 	}
+}
+
+void nw_feeder_free(nw_feeder_t *f)
+{
+	nw_feeder_join(f);
 	for (int k = 0; k < NW_FEEDER_SETS; k++) {
 		nw_batch_free(&f->set[k].q);
 		nw_batch_free(&f->set[k].q_rc);

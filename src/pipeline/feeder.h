@@ -65,6 +65,9 @@ nw_batch_set_t *nw_feeder_first(nw_feeder_t *f, int64_t nq, char *err, size_t er
  * this one is filled again from here on: its results must be written by now (the one
  * returned by the call before may still be in the write stage). */
 nw_batch_set_t *nw_feeder_next(nw_feeder_t *f, char *err, size_t errlen);
+/* Waits for the read ahead, if one runs: after this no thread touches f (nw_run calls it
+ * on every path, also where it leaves f's memory to the process's end). */
+void nw_feeder_join(nw_feeder_t *f);
 /* Waits for a read in flight and frees the sets. */
 void nw_feeder_free(nw_feeder_t *f);
 

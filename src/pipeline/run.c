@@ -616,6 +616,10 @@ out:;
 	 * written and flushed above, and freeing every result's path one by one would only
 	 * delay the status. */
 	nw_gpu_opener_finish(&opener); /* an opener not joined: an error came first */
+	/* a read ahead still running (an error or a stop came while it read the next set)
+	 * ends here, either way: the feeder lives in this frame */
+	if (feeder_ready)
+		nw_feeder_join(&feeder);
 	/* NW_EXIT_HELPER=1, a test hook: the same end without a GPU (tests/exit_helper.sh) */
 	const char *hook = getenv("NW_EXIT_HELPER");
 	const int leave = opt->leave_device && (run.gpu || (hook && !strcmp(hook, "1")));
