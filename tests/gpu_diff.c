@@ -321,7 +321,7 @@ static void random_sets(scoring_t *S, nw_mode_t mode)
 	static const uint32_t edges[] = {1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129,
 					 159, 160, 161, 191, 192, 193, 255, 256, 257, 383, 384, 385, 511,
 					 512, 513, 767, 768, 769, 1023, 1024, 1025};
-	nw_align_params_t p = {mode, &S->sc, 0, 0};
+	nw_align_params_t p = {.mode = mode, .sc = &S->sc};
 	char label[160];
 	for (int kk = 0; kk < 2; kk++) {
 		int kind = S->kinds[kk];
@@ -384,7 +384,7 @@ static void all_vs_all_sets(scoring_t *S, nw_mode_t mode)
 	enum { CAP = 4000 };
 	static uint8_t a[CAP];
 	static const uint32_t qlens[] = {1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1500};
-	nw_align_params_t p = {mode, &S->sc, 0, 0};
+	nw_align_params_t p = {.mode = mode, .sc = &S->sc};
 	char label[160];
 	int kind = S->kinds[1];
 	set_t s;
@@ -435,7 +435,7 @@ static void big_sets(scoring_t *S, nw_mode_t mode)
 {
 	enum { CAP = 20000 };
 	static uint8_t a[CAP], b[CAP];
-	nw_align_params_t p = {mode, &S->sc, 0, 0};
+	nw_align_params_t p = {.mode = mode, .sc = &S->sc};
 	char label[160];
 	int kind = S->kinds[0];
 	set_t s;
@@ -474,7 +474,7 @@ static void long_hook_sets(scoring_t *S, nw_mode_t mode)
 {
 	enum { CAP = 4000 };
 	static uint8_t a[CAP], b[CAP];
-	nw_align_params_t p = {mode, &S->sc, 0, 0};
+	nw_align_params_t p = {.mode = mode, .sc = &S->sc};
 	char label[160];
 	for (int variant = 0; variant < 4; variant++) {
 		const int wide = variant & 1, diag = variant >> 1;
@@ -530,7 +530,7 @@ static void long_prune_sets(scoring_t *S, int emulated)
 {
 	enum { CAP = 12000 };
 	static uint8_t a[CAP], b[CAP];
-	nw_align_params_t p = {NW_MODE_LOCAL, &S->sc, 0, 0};
+	nw_align_params_t p = {.mode = NW_MODE_LOCAL, .sc = &S->sc};
 	char label[160];
 	const int kind = S->kinds[0];
 	const uint32_t l = emulated ? 1500 : (uint32_t)rnd(2500, 4000), flank = l / 4;
@@ -546,7 +546,7 @@ static void long_prune_sets(scoring_t *S, int emulated)
 		rand_seq(b + l2, flank, kind);
 		set_add(&s, a, l, b, l2 + flank);
 		if (emulated) {
-			emul = (nw_emul_shape_t){0, 0, 96, wide};
+			emul = (nw_emul_shape_t){.long_tc = 96, .long_wide = wide};
 		} else {
 			setenv("NW_GPU_LONG_MIN", "2", 1);
 			setenv("NW_GPU_LONG_DIAG", "1", 1);
@@ -581,7 +581,7 @@ static void long_band_sets(scoring_t *S, int emulated)
 	const int kind = S->kinds[0];
 	for (int mode = 0; mode < 2; mode++)
 		for (int wide = 0; wide < 2; wide++) {
-			nw_align_params_t p = {mode ? NW_MODE_SEMIGLOBAL : NW_MODE_LOCAL, &S->sc, 0, 0};
+			nw_align_params_t p = {.mode = mode ? NW_MODE_SEMIGLOBAL : NW_MODE_LOCAL, .sc = &S->sc};
 			set_t s;
 			set_init(&s, S->sc.alphabet);
 			for (int i = 0; i < (emulated ? 2 : 4); i++) {
@@ -609,7 +609,7 @@ static void long_band_sets(scoring_t *S, int emulated)
 				}
 			}
 			if (emulated) {
-				emul = (nw_emul_shape_t){0, 0, -1, wide};
+				emul = (nw_emul_shape_t){.long_tc = -1, .long_wide = wide};
 			} else {
 				setenv("NW_GPU_LONG_MIN", "2", 1);
 				setenv("NW_GPU_WIDE", wide ? "1" : "0", 1);
@@ -661,7 +661,7 @@ static void real_sets(const char *dir, scoring_t *dna, scoring_t *prot)
 				uint32_t ql = mutate(gen + at, rl, rd, 4000, rnd(0, 60), 0);
 				set_add(&s, rd, ql, gen + w0, w1 - w0);
 			}
-			nw_align_params_t p = {modes[m], &dna->sc, 0, 0};
+			nw_align_params_t p = {.mode = modes[m], .sc = &dna->sc};
 			snprintf(label, sizeof label, "lambda reads %s", mode_name(modes[m]));
 			run_set(label, &s, &p);
 			set_free(&s);
@@ -689,7 +689,7 @@ static void real_sets(const char *dir, scoring_t *dna, scoring_t *prot)
 		}
 		set_all_pairs(&s);
 		for (int m = 0; m < 3; m++) {
-			nw_align_params_t p = {modes[m], &prot->sc, 0, 0};
+			nw_align_params_t p = {.mode = modes[m], .sc = &prot->sc};
 			snprintf(label, sizeof label, "%s %s", pq[f], mode_name(modes[m]));
 			run_set(label, &s, &p);
 			top_check(label, &s, &p, 1);
@@ -739,7 +739,7 @@ static int bench(int argc, char **argv)
 	for (int64_t k = 0; k < s.n; k++) cells += (double)s.q.len[s.pairs[k].q] * s.r.len[s.pairs[k].r];
 	nw_result_t *res = calloc((size_t)s.n, sizeof *res);
 	const char *ee = getenv("NW_BENCH_ENDS"); /* score and end only, as --top ranks */
-	nw_align_params_t p = {mode, &sc, 0, ee && *ee == '1'};
+	nw_align_params_t p = {.mode = mode, .sc = &sc, .ends_only = ee && *ee == '1'};
 	double best = 1e30;
 	const char *ei = getenv("NW_BENCH_ITERS");
 	int iters = ei ? atoi(ei) : 3;
@@ -792,8 +792,8 @@ static void narrow_band_sets(scoring_t *S)
 {
 	enum { CAP = 4000 };
 	static uint8_t a[CAP], b[CAP];
-	static const nw_emul_shape_t thin[] = {{1, 8, 0, 0}, {2, 16, 0, 0}, {4, 20, 0, 0}};
-	nw_align_params_t p = {NW_MODE_LOCAL, &S->sc, 0, 0};
+	static const nw_emul_shape_t thin[] = {{.G = 1, .R = 8}, {.G = 2, .R = 16}, {.G = 4, .R = 20}};
+	nw_align_params_t p = {.mode = NW_MODE_LOCAL, .sc = &S->sc};
 	char label[160];
 	for (int x = 0; x < 3; x++) {
 		emul = thin[x];
@@ -821,7 +821,7 @@ static void floor_sets(void)
 	static uint8_t a[CAP], b[CAP];
 	nw_scoring_t sc;
 	CHECK(nw_scoring_dna(&sc, 2, 10, 30, 20, err, sizeof err) == 0, "scoring: %s", err);
-	nw_align_params_t p = {NW_MODE_SEMIGLOBAL, &sc, 0, 0};
+	nw_align_params_t p = {.mode = NW_MODE_SEMIGLOBAL, .sc = &sc};
 	set_t s;
 	set_init(&s, NW_ALPHA_DNA);
 	const int emulated = emul.G != 0;
@@ -862,7 +862,7 @@ static void need_sets(scoring_t *S, nw_mode_t mode)
 	const int emulated = emul.G != 0;
 	char label[160];
 	for (int eo = 0; eo < 2; eo++) {
-		nw_align_params_t p = {mode, &S->sc, 0, eo};
+		nw_align_params_t p = {.mode = mode, .sc = &S->sc, .ends_only = eo};
 		set_t s;
 		set_init(&s, S->sc.alphabet);
 		for (int i = 0; i < (emulated ? 16 : 200); i++)
@@ -904,7 +904,7 @@ static void live_window_sets(void)
 	const int emulated = emul.G != 0;
 	char label[160];
 	for (int m = 0; m < 2; m++) {
-		nw_align_params_t p = {m ? NW_MODE_SEMIGLOBAL : NW_MODE_LOCAL, &sc, 0, 0};
+		nw_align_params_t p = {.mode = m ? NW_MODE_SEMIGLOBAL : NW_MODE_LOCAL, .sc = &sc};
 		set_t s;
 		set_init(&s, NW_ALPHA_DNA);
 		for (int i = 0; i < (emulated ? 6 : 40); i++) {
@@ -939,13 +939,13 @@ static void long_wide_linear_sets(scoring_t *S)
 	static uint8_t a[CAP], b[CAP];
 	char label[160];
 	for (int m = 0; m < 2; m++) {
-		nw_align_params_t p = {m ? NW_MODE_SEMIGLOBAL : NW_MODE_LOCAL, &S->sc, 0, 0};
+		nw_align_params_t p = {.mode = m ? NW_MODE_SEMIGLOBAL : NW_MODE_LOCAL, .sc = &S->sc};
 		for (int x = 0; x < 4; x++) {
 			set_t s;
 			set_init(&s, S->sc.alphabet);
 			for (int i = 0; i < 12; i++)
 				add_pair(&s, (uint32_t)rnd(2, 1500), (uint32_t)rnd(2, 1500), S->kinds[i & 1], a, b, CAP);
-			emul = (nw_emul_shape_t){0, 0, -1, 1, NULL};
+			emul = (nw_emul_shape_t){.long_tc = -1, .long_wide = 1};
 			snprintf(label, sizeof label, "long kernel 64-bit, one tile column, %s %s gaps %d/%d", S->name,
 				 mode_name(p.mode), S->sc.gap_open, S->sc.gap_extend);
 			run_set(label, &s, &p);
@@ -961,9 +961,9 @@ static void long_wide_linear_sets(scoring_t *S)
  * narrow-band sets. */
 static int emulated_main(void)
 {
-	static const nw_emul_shape_t shapes[] = {{2, 16, 0, 0}, {1, 8, 0, 0}, {0, 0, 256, 0}, {4, 20, 0, 0},
-						 {8, 12, 0, 0}, {0, 0, -1, 0}, {32, 24, 0, 0}, {16, 32, 0, 0},
-						 {0, 0, 96, 1}, {2, 8, 0, 0}, {4, 16, 0, 0}};
+	static const nw_emul_shape_t shapes[] = {{.G = 2, .R = 16}, {.G = 1, .R = 8}, {.long_tc = 256}, {.G = 4, .R = 20},
+						 {.G = 8, .R = 12}, {.long_tc = -1}, {.G = 32, .R = 24}, {.G = 16, .R = 32},
+						 {.long_tc = 96, .long_wide = 1}, {.G = 2, .R = 8}, {.G = 4, .R = 16}};
 	const int nshapes = (int)(sizeof shapes / sizeof *shapes);
 	if (!nw_gpu_built()) {
 		printf("SKIP: built without CUDA\n");
@@ -996,14 +996,14 @@ static int emulated_main(void)
 		for (int si = 0; si < 3; si += 2) long_band_sets(&S[si], 1);
 		long_wide_linear_sets(&S[0]);
 	}
-	emul = (nw_emul_shape_t){4, 16, 0, 0, NULL};
+	emul = (nw_emul_shape_t){.G = 4, .R = 16};
 	floor_sets();
-	emul = (nw_emul_shape_t){1, 8, 0, 0, NULL};
+	emul = (nw_emul_shape_t){.G = 1, .R = 8};
 	floor_sets();
-	emul = (nw_emul_shape_t){8, 20, 0, 0, NULL};
+	emul = (nw_emul_shape_t){.G = 8, .R = 20};
 	live_window_sets();
 	if (scorings(S, 0)) {
-		static const nw_emul_shape_t need_shapes[] = {{8, 20, 0, 0}, {2, 16, 0, 0}, {0, 0, 256, 0}};
+		static const nw_emul_shape_t need_shapes[] = {{.G = 8, .R = 20}, {.G = 2, .R = 16}, {.long_tc = 256}};
 		for (int x = 0; x < 3; x++)
 			for (int si = 0; si < 3; si += 2) {
 				emul = need_shapes[x];
