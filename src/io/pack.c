@@ -16,6 +16,7 @@
 #include "cpu_isa.h"
 #include "nwalign.h"
 #include "parts.h"
+#include "swar.h"
 
 /* Stamps are never reused, across batches and threads. */
 static uint64_t next_stamp;
@@ -130,14 +131,6 @@ static int arena_push(char **arena, uint64_t *len, uint64_t *cap, const char *s,
 	*len += l;
 	return 0;
 }
-
-/* Eight codes a 64-bit load (byte k of the sequence at bits 8k: little-endian hosts; the
- * others take the byte loops). */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define NW_SWAR 1
-#else
-#define NW_SWAR 0
-#endif
 
 static inline uint64_t load8(const uint8_t *p)
 {

@@ -11,14 +11,7 @@
 
 #include "cpu_isa.h"
 #include "nwalign.h"
-
-/* Eight bytes a 64-bit lane, byte k at bits 8k: little-endian hosts; the others take the
- * byte loop. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define NW_SWAR 1
-#else
-#define NW_SWAR 0
-#endif
+#include "swar.h"
 
 /* Code of one character of 2-bit text, or -1. */
 static int acgt_code(unsigned char c)
