@@ -219,7 +219,11 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 	for (int64_t g = 0; g < plan.n_groups; g++) {
 		int64_t k0 = g ? plan.group_end[g - 1] : 0;
 		CHECK(plan.group_end[g] > k0 &&
-		      plan.group_end[g] - k0 <= plan.lanes * (plan.narrow ? 2 : 1), "group size");
+		      plan.group_end[g] - k0 <= plan.lanes * (plan.narrow ? 2 : 1) *
+							(plan.streams ? NW_INTER_STREAM_PAIRS : 1),
+		      "group size");
+		for (int64_t k = k0 + 1; plan.streams && k < plan.group_end[g]; k++)
+			CHECK(pairs[plan.order[k]].q == pairs[plan.order[k0]].q, "a stream group's query");
 		for (int64_t k = k0 + 1; by_band && k < plan.group_end[g]; k++) { /* by band */
 			int64_t b0, a0, b1, a1;
 			nw_inter_start_band(&c->sc, &got[plan.order[k - 1]], &b0, &a0);
@@ -464,18 +468,20 @@ static void run_long_global(int isa)
 	nw_batch_free(&rb);
 }
 
-/* The narrow (8-bit) profile passes of local groups: every query of NQ against NR
- * references, scores, spans, end cells only and paths against the per-pair engine.
- * Queries of 40..900 residues (rows past the 127 of one row chunk, the best in a later
- * chunk); references unrelated (scores far below 127), of low complexity (ties among
- * equal cells), holding a copy of one query segment or two (equal ends, scores around
- * 127 on either side) and long copies (saturated: run again in 16 bits), and copies of
- * the longest query, which saturate a whole group. The 8-bit lanes, the saturated ones
- * run alone and the saturated ones run in 16-bit groups must all have run. */
+/* The narrow (8-bit) profile passes of local groups (stream groups: a lane takes several
+ * references one after another): every query of NQ against NR references, scores, spans,
+ * end cells only and paths against the per-pair engine. Queries of 40..900 residues (rows
+ * past the 127 of one row chunk, the best in a later chunk); references of 1..600
+ * residues, unrelated (scores far below 127), of low complexity (ties among equal cells),
+ * holding a copy of one query segment or two (equal ends, scores around 127 on either
+ * side) and long copies (saturated: run again in 16 bits), and copies of the longest
+ * query, which saturate many pairs of a group; and a last query that only its own copy
+ * saturates. The 8-bit lanes, the saturated ones run alone and the saturated ones
+ * run in 16-bit groups must all have run, and lanes must have taken several pairs. */
 static void run_narrow(int isa, const scoring_case_t *c)
 {
-	enum { NQ = 5, NR = 150, NC = 40, LEN = 1000 };
-	static const int64_t qlens[NQ] = {40, 130, 260, 520, 900};
+	enum { NQ = 6, NR = 150, NC = 40, NS = 1, LEN = 1000 };
+	static const int64_t qlens[NQ] = {40, 130, 260, 520, 900, 300};
 	nw_batch_t qb, rb;
 	nw_batch_init(&qb, NW_ALPHA_PROTEIN);
 	nw_batch_init(&rb, NW_ALPHA_PROTEIN);
@@ -487,7 +493,7 @@ static void run_narrow(int isa, const scoring_case_t *c)
 	}
 	for (int j = 0; j < NR; j++) {
 		int64_t len = rnd(1, 600), how = rnd(0, 5);
-		const uint8_t *src = qs[rnd(0, NQ - 1)];
+		const uint8_t *src = qs[rnd(0, NQ - 2)]; /* (not the last query) */
 		for (int64_t k = 0; k < len; k++)
 			s[k] = code(2);
 		if (how == 1) { /* low complexity */
@@ -504,12 +510,13 @@ static void run_narrow(int isa, const scoring_case_t *c)
 		}
 		CHECK(nw_batch_push(&rb, "r", s, (uint32_t)len, NULL) == 0, "push");
 	}
-	for (int j = 0; j < NC; j++) { /* copies of the longest query: a group of them saturates */
-		for (int64_t k = 0; k < qlens[NQ - 1]; k++)
-			s[k] = rnd(0, 9) ? qs[NQ - 1][k] : code(2);
-		CHECK(nw_batch_push(&rb, "r", s, (uint32_t)qlens[NQ - 1], NULL) == 0, "push");
+	for (int j = 0; j < NC + NS; j++) { /* copies of the longest query, then of the last */
+		const int x = j < NC ? NQ - 2 : NQ - 1;
+		for (int64_t k = 0; k < qlens[x]; k++)
+			s[k] = rnd(0, 9) ? qs[x][k] : code(2);
+		CHECK(nw_batch_push(&rb, "r", s, (uint32_t)qlens[x], NULL) == 0, "push");
 	}
-	const int64_t nr = NR + NC, n = (int64_t)NQ * nr;
+	const int64_t nr = NR + NC + NS, n = (int64_t)NQ * nr;
 	nw_pair_t *pairs = malloc(sizeof *pairs * n);
 	for (int64_t k = 0; k < n; k++)
 		pairs[k] = (nw_pair_t){(uint32_t)(k / nr), (uint32_t)(k % nr)};
@@ -522,6 +529,13 @@ static void run_narrow(int isa, const scoring_case_t *c)
 		CHECK(nw_inter_plan(&p, &qb, &rb, pairs, n, isa, &plan) == 0, "plan");
 		CHECK(plan.narrow && plan.n_rest == 0, "%s: %s: narrow %d, %lld pairs alone",
 		      nw_cpu_isa_name(isa), c->label, plan.narrow, (long long)plan.n_rest);
+		int64_t most = 0; /* pairs of the largest group: more than lanes */
+		for (int64_t g = 0; g < plan.n_groups; g++) {
+			const int64_t size = plan.group_end[g] - (g ? plan.group_end[g - 1] : 0);
+			most = size > most ? size : most;
+		}
+		CHECK(plan.streams && most > 2 * plan.lanes, "%s: %s: streams %d, %lld pairs a group",
+		      nw_cpu_isa_name(isa), c->label, plan.streams, (long long)most);
 		for (int64_t g = 0; g < plan.n_groups; g++)
 			CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got) == 0, "group");
 		for (int64_t k = 0; k < n; k++) {

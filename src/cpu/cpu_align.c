@@ -150,6 +150,7 @@ void nw_workspace_free(nw_workspace_t *ws)
 	free(ws->sweep);
 	free(ws->inter);
 	free(ws->inter_seq);
+	free(ws->inter_streams);
 	free(ws->inter_dir);
 	free(ws->wfa);
 	free(ws);

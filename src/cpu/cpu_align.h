@@ -72,6 +72,8 @@ struct nw_workspace_s {
 	size_t inter_cap;        /* bytes */
 	uint8_t *inter_seq;      /* the group's pairs, unpacked */
 	size_t inter_seq_cap;
+	void *inter_streams;     /* a stream group's lanes, segments and results (cpu_inter.c) */
+	size_t inter_streams_cap; /* bytes */
 	void *inter_dir;         /* direction words of a group's path pass */
 	size_t inter_dir_cap;    /* bytes */
 	int64_t narrow_lanes;    /* pairs through the 8-bit passes so far (-v, tests) */

@@ -56,6 +56,16 @@ void nw_inter_pass(int isa, const inter_pass_t *p, inter_hits_t *out)
 #define MM8_Q_PAD 0xff
 #define MM8_R_PAD 0xfe
 
+/* Columns of a pass rounded up to whole steps (the codes past cols are padding). */
+static int64_t step_cols(int64_t cols)
+{
+	return (cols + INTER_BLOCK - 1) / INTER_BLOCK * INTER_BLOCK;
+}
+
+/* Stream groups (plan->streams): references of at most this many columns a lane in all
+ * (the pass's codes: that many bytes a lane), NW_INTER_STREAM_PAIRS pairs a lane. */
+#define STREAM_LANE_COLS 16384
+
 /* The lowest value of a pass over rows x cols, less one substitution and one gap: cells
  * lie above the all-gap paths to them (0 when local; the query-prefix gap when the
  * reference prefix is free; that plus the reference-prefix gap otherwise). */
@@ -290,6 +300,7 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	if (local8 && n_fit8 * 4 < n_items * 3)
 		plan->narrow = 0;
 	const int group_lanes = plan->lanes * (plan->narrow ? 2 : 1);
+	plan->streams = !mm && !paths && plan->narrow;
 	if (n_items > 0)
 		sort_items(items, n_items);
 	if (!mm && !paths) { /* a query with few pairs would leave most lanes of its groups empty */
@@ -297,7 +308,8 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 		for (int64_t t = 0, u; t < n_items; t = u) {
 			for (u = t; u < n_items && items[u].k1 == items[t].k1; u++)
 				;
-			int64_t tail = (u - t) % group_lanes;
+			/* (a stream group takes all of a query's pairs) */
+			int64_t tail = plan->streams ? u - t : (u - t) % group_lanes;
 			for (int64_t x = t; x < u; x++)
 				if (u - x <= tail && tail < group_lanes / 4)
 					plan->rest[plan->n_rest++] = items[x].idx;
@@ -310,7 +322,7 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 		free(items);
 		return 0;
 	}
-	int64_t start = 0, maxq = 0, maxr = 0;
+	int64_t start = 0, maxq = 0, maxr = 0, sum_cols = 0;
 	for (int64_t t = 0; t < n_items; t++) {
 		const nw_pair_t *pr = &pairs[items[t].idx];
 		int64_t qlen = qb->len[pr->q], rlen = rb->len[pr->r];
@@ -319,15 +331,21 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 			qlen = items[t].k2, rlen = items[t].k1;
 			nq = qlen > maxq ? qlen : maxq, nr = rlen > maxr ? rlen : maxr;
 		}
-		int close = t > start &&
-			    (t - start == group_lanes ||
-			     (paths ? !path_fits(p, nq, nr) : !pair_fits(p, nq, nr)) ||
-			     (!mm && !paths && pairs[items[t - 1].idx].q != pr->q));
+		const int other_query = t > start && !mm && !paths &&
+					pairs[items[t - 1].idx].q != pr->q;
+		const int full = plan->streams
+					 ? t - start == NW_INTER_STREAM_PAIRS * group_lanes ||
+						   sum_cols + step_cols(rlen) > STREAM_LANE_COLS * group_lanes
+					 : t - start == group_lanes ||
+						   (paths ? !path_fits(p, nq, nr) : !pair_fits(p, nq, nr));
+		const int close = t > start && (other_query || full);
 		if (close) {
 			plan->group_end[plan->n_groups++] = t;
 			start = t;
 			nq = qlen, nr = rlen;
+			sum_cols = 0;
 		}
+		sum_cols += step_cols(rlen);
 		maxq = nq, maxr = nr;
 		plan->order[t] = items[t].idx;
 	}
@@ -426,12 +444,6 @@ int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int
 }
 
 /* ---------------------------------------------------------------- one group */
-
-/* Columns of a pass rounded up to whole steps (the codes past cols are padding). */
-static int64_t step_cols(int64_t cols)
-{
-	return (cols + INTER_BLOCK - 1) / INTER_BLOCK * INTER_BLOCK;
-}
 
 /* Lays out the workspace for a pass of rows x cols: codes, H, E, the block's first
  * columns (A) and the profile (P, then two vectors per query code). A vector is lanes
@@ -638,6 +650,11 @@ static int unpack_group(nw_workspace_t *ws, const nw_batch_t *qb, const nw_batch
 	return 0;
 }
 
+static int group_starts(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int lanes,
+			const inter_pass_t *fw, int K, int used, const int64_t *idx,
+			uint8_t *const *q, const int64_t *qlen, uint8_t *const *r, const int *skip,
+			nw_result_t *res);
+
 /* Scores, spans and starts of a group's lanes (used of them, pairs idx[], sequences
  * unpacked) with the forward and reverse passes, in 16-bit lanes or, when narrow, in
  * 8-bit lanes (2 * lanes of them): then the lanes whose best saturated are listed in
@@ -728,9 +745,23 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 	}
 	if (!need_start)
 		return 0;
+	return group_starts(ws, p, isa, lanes, &ps, K, used, idx, q, qlen, r, skip, res);
+}
 
-	/* reverse: the start, from the end cell over the reversed prefixes (whose queries
-	 * differ from lane to lane: a profile group's reverse pass takes the table form) */
+/* The starts of a group's lanes (used of them, pairs idx[], sequences unpacked) whose
+ * scores and end cells res holds, but for those in skip[]: a reverse pass from the end
+ * cells over the reversed prefixes (the profile form's lanes share their query). fw: the
+ * forward pass. */
+static int group_starts(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int lanes,
+			const inter_pass_t *fw, int K, int used, const int64_t *idx,
+			uint8_t *const *q, const int64_t *qlen, uint8_t *const *r, const int *skip,
+			nw_result_t *res)
+{
+	const nw_scoring_t *sc = p->sc;
+	const int narrow = fw->narrow, mm = fw->form == INTER_MM;
+	const int vl = narrow ? 2 * lanes : lanes;
+	int16_t *qc, *rc;
+	inter_hits_t hit;
 	int64_t rq = 0, rr = 0;
 	for (int l = 0; l < used; l++) {
 		if (skip[l])
@@ -739,7 +770,8 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		rq = rs->qend > rq ? rs->qend : rq;
 		rr = rs->rend > rr ? rs->rend : rr;
 	}
-	inter_pass_t rv = ps;
+	inter_pass_t rv = *fw;
+	rv.fresh = NULL, rv.seg_first = rv.seg_col0 = NULL, rv.seg_out = NULL; /* one pair a lane */
 	/* a start further back than the columns that fit 16 bits (a path the 16-bit scores can
 	 * hardly hold) is found by the per-pair pass; 8-bit lanes take any (inter_kernel.h) */
 	if (!narrow) {
@@ -863,28 +895,14 @@ void nw_inter_group_prefetch(const nw_batch_t *qb, const nw_batch_t *rb, const n
 	}
 }
 
-int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
-		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
-		   int64_t g, nw_result_t *res)
+/* After a group's passes: its saturated pairs (sat[], n_sat of them, positions in idx)
+ * again in 16 bits, then (p->want_path) every pair's path, lanes at a time. */
+static int group_finish(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int form,
+			int lanes, int used, const int64_t *idx, uint8_t *const *q,
+			const int64_t *qlen, uint8_t *const *r, const int64_t *rlen, int K,
+			const int *sat, int n_sat, nw_result_t *res)
 {
-	const int64_t k0 = g ? plan->group_end[g - 1] : 0, k1 = plan->group_end[g];
-	const int lanes = plan->lanes, used = (int)(k1 - k0);
-	const int64_t *idx = plan->order + k0;
-	int ma, mi, K = 0;
-	const int form = nw_scoring_mm(p->sc, &ma, &mi, &K) ? INTER_MM : INTER_TABLE;
-	uint8_t *q[NW_INTER_MAX_LANES], *r[NW_INTER_MAX_LANES];
-	int64_t qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES], maxq, maxr;
-	if (unpack_group(ws, qb, rb, pairs, idx, used, q, qlen, r, rlen, &maxq, &maxr) < 0)
-		return NW_ERR_MEMORY;
-	if (plan->starts)
-		return starts_group(ws, p, plan->isa, lanes, used, idx, q, r, res);
-	if (plan->paths)
-		return group_paths(ws, p, plan->isa, form, lanes, used, idx, q, qlen, r, rlen, K,
-				   res);
-
-	int sat[NW_INTER_MAX_LANES], n_sat = 0;
-	int ret = group_scores(ws, p, plan->isa, plan->narrow, lanes, used, idx, q, qlen, r, rlen,
-			       res, sat, &n_sat);
+	int ret = 0;
 	/* a narrow group's saturated lanes again in 16 bits: a few of them one by one (the
 	 * per-pair passes, whose cost is the pair's, where a group pass costs the whole
 	 * vector's; usually a few homologs among many unrelated pairs), else in groups */
@@ -908,13 +926,228 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 			const int l = sat[s0 + k];
 			sidx[k] = idx[l], qs[k] = q[l], rs[k] = r[l], sq[k] = qlen[l], sr[k] = rlen[l];
 		}
-		ret = group_scores(ws, p, plan->isa, 0, lanes, n, sidx, qs, sq, rs, sr, res, none,
-				   &n_none);
+		ret = group_scores(ws, p, isa, 0, lanes, n, sidx, qs, sq, rs, sr, res, none, &n_none);
 		ws->narrow_regroups++;
 	}
 	/* paths: a global pass with direction bits over the spans, lanes at a time */
 	for (int p0 = 0; ret == 0 && p->want_path && p0 < used; p0 += lanes)
-		ret = group_paths(ws, p, plan->isa, form, lanes, used - p0 < lanes ? used - p0 : lanes,
+		ret = group_paths(ws, p, isa, form, lanes, used - p0 < lanes ? used - p0 : lanes,
 				  idx + p0, q + p0, qlen + p0, r + p0, rlen + p0, K, res);
 	return ret;
+}
+
+/* ---------------------------------------------------------------- streams */
+
+/* The pieces of a stream group's memory (one workspace block): per pair, per lane, per
+ * block of columns. */
+typedef struct {
+	uint8_t **q, **r;
+	int64_t *qlen, *rlen, *order;
+	int32_t *lane, *col0, *seg_pair, *seg_col0, *seg_first;
+	int *sat;
+	inter_seg_t *out;
+	uint64_t *fresh;
+} stream_mem_t;
+
+static int stream_memory(nw_workspace_t *ws, int used, int vl, int64_t blocks, stream_mem_t *m)
+{
+	const size_t n = (size_t)used;
+	const size_t need = n * (2 * sizeof(uint8_t *) + 3 * sizeof(int64_t) + 4 * sizeof(int32_t) +
+				 sizeof(int) + sizeof(inter_seg_t)) +
+			    (size_t)(vl + 1) * sizeof(int32_t) + (size_t)blocks * sizeof(uint64_t) +
+			    16 * 8;
+	if (nw_ws_grow(&ws->inter_streams, &ws->inter_streams_cap, need) < 0)
+		return NW_ERR_MEMORY;
+	char *at = ws->inter_streams;
+#define STREAM_PIECE(field, count)                                                         \
+	do {                                                                               \
+		m->field = (void *)at;                                                     \
+		at += ((count) * sizeof *m->field + 7) / 8 * 8;                            \
+	} while (0)
+	STREAM_PIECE(fresh, (size_t)blocks); /* first: 8-byte aligned, as the block is */
+	STREAM_PIECE(q, n);
+	STREAM_PIECE(r, n);
+	STREAM_PIECE(qlen, n);
+	STREAM_PIECE(rlen, n);
+	STREAM_PIECE(order, n);
+	STREAM_PIECE(lane, n);
+	STREAM_PIECE(col0, n);
+	STREAM_PIECE(seg_pair, n);
+	STREAM_PIECE(seg_col0, n);
+	STREAM_PIECE(seg_first, (size_t)vl + 1);
+	STREAM_PIECE(sat, n);
+	STREAM_PIECE(out, n);
+#undef STREAM_PIECE
+	return 0;
+}
+
+/* A narrow profile group of one query and any number of references (plan->streams):
+ * lane by lane the references follow one another, each from a block of its own
+ * (inter_pass_t's streams), so that the pass sweeps about the references' total length
+ * over the lanes, where a group of one reference a lane sweeps its longest reference in
+ * every lane (a database's lengths spread widely). The references go, longest first (the
+ * plan sorts them by length), each to the lane that ends first. Then the starts, in groups
+ * of lanes sorted by reference end, and the saturated pairs and paths (group_finish). */
+static int stream_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int lanes,
+			int used, const int64_t *idx, const nw_batch_t *qb, const nw_batch_t *rb,
+			const nw_pair_t *pairs, nw_result_t *res)
+{
+	const nw_scoring_t *sc = p->sc;
+	const int vl = 2 * lanes, pad = sc->n_codes;
+	const uint32_t qid = pairs[idx[0]].q;
+	const int64_t qlen = qb->len[qid];
+	int64_t load[NW_INTER_MAX_LANES] = {0}, cols = 0;
+	int32_t lane_of_last[NW_INTER_MAX_LANES];
+	/* the lanes: longest reference first, to the lane that ends first (the first such) */
+	stream_mem_t m;
+	int64_t total = 0;
+	for (int k = 0; k < used; k++)
+		total += step_cols(rb->len[pairs[idx[k]].r]);
+	if (stream_memory(ws, used, vl, total / INTER_BLOCK + 1, &m) < 0)
+		return NW_ERR_MEMORY;
+	for (int k = used - 1; k >= 0; k--) {
+		int l = 0;
+		for (int x = 1; x < vl; x++)
+			l = load[x] < load[l] ? x : l;
+		m.rlen[k] = rb->len[pairs[idx[k]].r];
+		m.qlen[k] = qlen;
+		m.lane[k] = l;
+		m.col0[k] = (int32_t)load[l];
+		load[l] += step_cols(m.rlen[k]);
+		cols = load[l] > cols ? load[l] : cols;
+	}
+	/* segments lane by lane, each lane's in column order */
+	for (int l = 0; l <= vl; l++)
+		m.seg_first[l] = 0;
+	for (int k = 0; k < used; k++)
+		m.seg_first[m.lane[k] + 1]++;
+	for (int l = 0; l < vl; l++) {
+		m.seg_first[l + 1] += m.seg_first[l];
+		lane_of_last[l] = m.seg_first[l];
+	}
+	for (int64_t b = 0; b < cols / INTER_BLOCK; b++)
+		m.fresh[b] = 0;
+	for (int k = used - 1; k >= 0; k--) {
+		const int l = m.lane[k], s = lane_of_last[l]++;
+		m.seg_pair[s] = k;
+		m.seg_col0[s] = m.col0[k];
+		if (s > m.seg_first[l])
+			m.fresh[m.col0[k] / INTER_BLOCK] |= UINT64_C(1) << l;
+	}
+	/* the query, then each lane's references at their columns, the padding code between */
+	const size_t slack = NW_LANE_SLACK, stride = (size_t)cols;
+	if (nw_ws_grow((void **)&ws->inter_seq, &ws->inter_seq_cap,
+		       (size_t)qlen + 2 * slack + stride * vl + slack) < 0)
+		return NW_ERR_MEMORY;
+	uint8_t *query = ws->inter_seq + slack, *lane0 = query + qlen + slack;
+	nw_batch_unpack(qb, qid, query);
+	memset(lane0, pad, stride * vl);
+	for (int k = 0; k < used; k++) {
+		m.q[k] = query;
+		m.r[k] = lane0 + stride * m.lane[k] + m.col0[k];
+		nw_batch_unpack(rb, pairs[idx[k]].r, m.r[k]);
+	}
+
+	/* forward: every pair's score and end cell */
+	int16_t st[NW_MAX_CODES][NW_MAX_CODES];
+	const int low = sc->min_score < 0 ? sc->min_score : 0;
+	for (int a = 0; a < NW_MAX_CODES; a++)
+		for (int c = 0; c < sc->n_codes; c++)
+			st[a][c] = (int16_t)(a < sc->n_codes ? sc->score[c][a] : low);
+	inter_pass_t ps = {.rows = qlen, .cols = cols, .n_codes = sc->n_codes,
+			   .O = (int16_t)sc->gap_open, .X = (int16_t)sc->gap_extend, .local = 1,
+			   .narrow = 1, .track = DP_TRACK_MAX, .form = INTER_PROFILE, .qs = query,
+			   .st = (const int16_t (*)[NW_MAX_CODES])st, .seg_first = m.seg_first,
+			   .seg_col0 = m.seg_col0, .fresh = m.fresh, .seg_out = m.out};
+	uint8_t *lane_r[NW_INTER_MAX_LANES];
+	for (int l = 0; l < vl; l++) {
+		ps.m[l] = m.seg_first[l] < m.seg_first[l + 1] ? (int32_t)qlen : 0;
+		ps.n[l] = (int32_t)load[l];
+		lane_r[l] = lane0 + stride * l;
+	}
+	int16_t *qc, *rc;
+	if (pass_memory(ws, &ps, lanes, qlen, cols, &qc, &rc) < 0)
+		return NW_ERR_MEMORY;
+	fill_profile_codes(isa, rc, 1, vl, cols, ps.n, lane_r, 0, pad);
+	ps.rc = rc;
+	inter_hits_t hit;
+	nw_inter_pass(isa, &ps, &hit);
+	ws->narrow_lanes += used;
+
+	int n_sat = 0, n_start = 0;
+	for (int s = 0; s < used; s++) {
+		const int k = m.seg_pair[s];
+		const inter_seg_t *o = &m.out[s];
+		nw_result_t *rs = &res[idx[k]];
+		if (o->score >= 127) { /* saturated: again in 16 bits */
+			m.sat[n_sat++] = k;
+			ws->narrow_saturated++;
+			continue;
+		}
+		rs->qstart = rs->rstart = 0;
+		rs->n_cigar = 0;
+		rs->matches = rs->aln_len = rs->edits = 0;
+		rs->path_kind = NW_PATH_NONE;
+		rs->score = rs->opt_score = o->score;
+		rs->qend = o->qend;
+		rs->rend = o->rend;
+		if (!p->ends_only && o->score > 0)
+			m.order[n_start++] = k;
+	}
+	/* the starts, lanes at a time, by reference end (the reverse pass runs to the
+	 * largest end of its lanes) */
+	for (int a = 1; a < n_start; a++) { /* insertion sort: a few hundred at most */
+		const int64_t k = m.order[a];
+		const int64_t e = res[idx[k]].rend;
+		int b = a;
+		for (; b > 0 && res[idx[m.order[b - 1]]].rend > e; b--)
+			m.order[b] = m.order[b - 1];
+		m.order[b] = k;
+	}
+	int ret = 0;
+	for (int s0 = 0; ret == 0 && s0 < n_start; s0 += vl) {
+		const int n = n_start - s0 < vl ? n_start - s0 : vl;
+		int64_t sidx[NW_INTER_MAX_LANES], sq[NW_INTER_MAX_LANES];
+		uint8_t *qs[NW_INTER_MAX_LANES], *rs[NW_INTER_MAX_LANES];
+		int none[NW_INTER_MAX_LANES] = {0};
+		for (int x = 0; x < n; x++) {
+			const int64_t k = m.order[s0 + x];
+			sidx[x] = idx[k], qs[x] = m.q[k], rs[x] = m.r[k], sq[x] = qlen;
+		}
+		ret = group_starts(ws, p, isa, lanes, &ps, 0, n, sidx, qs, sq, rs, none, res);
+	}
+	if (ret < 0)
+		return ret;
+	return group_finish(ws, p, isa, INTER_TABLE, lanes, used, idx, m.q, m.qlen, m.r, m.rlen, 0,
+			    m.sat, n_sat, res);
+}
+
+int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batch_t *qb,
+		   const nw_batch_t *rb, const nw_pair_t *pairs, const nw_inter_plan_t *plan,
+		   int64_t g, nw_result_t *res)
+{
+	const int64_t k0 = g ? plan->group_end[g - 1] : 0, k1 = plan->group_end[g];
+	const int lanes = plan->lanes, used = (int)(k1 - k0);
+	const int64_t *idx = plan->order + k0;
+	int ma, mi, K = 0;
+	const int form = nw_scoring_mm(p->sc, &ma, &mi, &K) ? INTER_MM : INTER_TABLE;
+	if (plan->streams)
+		return stream_group(ws, p, plan->isa, lanes, used, idx, qb, rb, pairs, res);
+	uint8_t *q[NW_INTER_MAX_LANES], *r[NW_INTER_MAX_LANES];
+	int64_t qlen[NW_INTER_MAX_LANES], rlen[NW_INTER_MAX_LANES], maxq, maxr;
+	if (unpack_group(ws, qb, rb, pairs, idx, used, q, qlen, r, rlen, &maxq, &maxr) < 0)
+		return NW_ERR_MEMORY;
+	if (plan->starts)
+		return starts_group(ws, p, plan->isa, lanes, used, idx, q, r, res);
+	if (plan->paths)
+		return group_paths(ws, p, plan->isa, form, lanes, used, idx, q, qlen, r, rlen, K,
+				   res);
+
+	int sat[NW_INTER_MAX_LANES], n_sat = 0;
+	int ret = group_scores(ws, p, plan->isa, plan->narrow, lanes, used, idx, q, qlen, r, rlen,
+			       res, sat, &n_sat);
+	if (ret < 0)
+		return ret;
+	return group_finish(ws, p, plan->isa, form, lanes, used, idx, q, qlen, r, rlen, K, sat,
+			    n_sat, res);
 }

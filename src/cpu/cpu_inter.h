@@ -29,7 +29,10 @@
  * vector (as the saturating passes of SWIPE and parasail do): protein scores of unrelated
  * pairs stay far below 127. Its forward pass, and the anchored reverse pass of the lanes
  * that did not saturate, give the same results as the 16-bit passes (inter_kernel.h says
- * why); a lane whose best reaches 127 runs again in 16 bits. A global match/mismatch
+ * why); a lane whose best reaches 127 runs again in 16 bits. Its lanes are streams: a
+ * group holds up to NW_INTER_STREAM_PAIRS pairs a lane of one query, and each lane takes
+ * its references one after another, so that the pass sweeps the references' total length,
+ * not each group's longest in every lane. A global match/mismatch
  * group (DNA's global pairs) runs in 8-bit lanes too, 2 * lanes pairs a group: its pass
  * keeps the differences between neighbouring cells, which the scores and gaps bound
  * (inter_diff_kernel.h), and adds a lane's up to its score; it never saturates.
@@ -43,6 +46,7 @@
 enum { INTER_MM, INTER_PROFILE, INTER_TABLE, INTER_ANCHORED };
 #define INTER_TABLE_PAD 31 /* the table's code for padding, past every alphabet */
 #define INTER_BLOCK 4      /* reference columns a step of the passes */
+#define NW_INTER_STREAM_PAIRS 16 /* a stream group's pairs: at most this many a lane */
 
 /* One pass over a group (the template's input). Rows are query positions 1..rows, columns
  * reference positions 1..cols; lane l's pair is m[l] x n[l] (0 x 0 for an empty lane) and
@@ -74,8 +78,22 @@ typedef struct {
 	int32_t below, above;
 	uint16_t *dir;              /* NULL, or a global pass (MM or TABLE, track NONE) leaves
 				     * its direction bits here (inter_kernel.h) */
+	/* PROFILE with track MAX: NULL, or lanes that take several pairs one after another
+	 * (cpu_inter.c's streams). Lane l's pairs are segments seg_first[l] ..
+	 * seg_first[l + 1] - 1, in column order; segment s's columns follow column
+	 * seg_col0[s], a multiple of INTER_BLOCK; bit l of fresh[b] says that lane l begins
+	 * its next segment with block b (columns b * INTER_BLOCK + 1 on). Each segment's
+	 * best and end cell go to seg_out[s] (its own columns, 0 0 when its best is 0). */
+	const int32_t *seg_first, *seg_col0;
+	const uint64_t *fresh;
+	struct inter_seg_s *seg_out;
 	void *H, *E, *P, *A;        /* scratch (cpu_inter.c's pass_memory) */
 } inter_pass_t;
+
+/* A segment's result (inter_pass_t's streams). */
+typedef struct inter_seg_s {
+	int32_t score, qend, rend;
+} inter_seg_t;
 
 typedef struct {
 	int32_t score[NW_INTER_MAX_LANES];
@@ -99,6 +117,10 @@ typedef struct {
 	int64_t n_groups;
 	int64_t *rest;              /* the other pairs, for the per-pair passes */
 	int64_t n_rest;
+	int streams;                /* narrow profile groups of one query and up to
+				     * NW_INTER_STREAM_PAIRS pairs a lane, whose references
+				     * follow one another in the lanes (cpu_inter.c's
+				     * stream_group) */
 	int paths;                  /* a plan of paths (nw_inter_plan_paths) */
 	int starts;                 /* a plan of starts (nw_inter_plan_starts) */
 } nw_inter_plan_t;

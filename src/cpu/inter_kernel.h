@@ -64,6 +64,15 @@
  * of such values, and reaches the target exactly where the lane's own cell does (row
  * top[l] included: the horizontal gaps from the end cell give it the boundary's values).
  *
+ * Streams (a profile pass with track MAX, cpu_inter.c's stream groups): a lane takes
+ * several pairs, one after another, each from a block of its own. Where the next one
+ * begins (fresh), the lane's best so far is the last one's result (seg_out); its best
+ * becomes 0 and its H and E of the column before the block 0, the local pass's left
+ * border (the block's top row is the border anyway). The pair's cells then descend from
+ * its own cells alone, as in a lane of its own, and are found in the same order. The
+ * padding columns after a pair score at most 0 a cell, so none of them rises above the
+ * lane's best.
+ *
  * A banded pass (the reverse passes of nw_inter_plan_starts: match/mismatch, track
  * TARGET, every lane's problem from row 0 and column 0) computes only the rows within
  * the band about a block's columns' diagonal (row i of column j when j - above <= i <=
@@ -146,6 +155,16 @@ static inline ISA_TARGET V ISA_FN(target_thr)(const inter_pass_t *p, const int *
 	return vload(t);
 }
 
+/* Streams: segment s's best (a lane's best_s, best_row, best_col) into its result. */
+static inline ISA_TARGET void ISA_FN(seg_out)(const inter_pass_t *p, int32_t s, int32_t score,
+					      int32_t row, int32_t col)
+{
+	inter_seg_t *o = &p->seg_out[s];
+	o->score = score;
+	o->qend = score > 0 ? row : 0;
+	o->rend = score > 0 ? col - p->seg_col0[s] : 0;
+}
+
 static inline __attribute__((always_inline)) ISA_TARGET void
 ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, const int track,
 		  const int dirs)
@@ -154,6 +173,9 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	_Static_assert(4 * INTER_BLOCK <= 16, "a step's direction nibbles fill one 16-bit word");
 	const int64_t rows = p->rows, cols = p->cols;
 	V *H = (V *)p->H, *E = (V *)p->E, *P = (V *)p->P, *A = (V *)p->A;
+	/* p's fields in locals: a vector store may alias them (vector types alias anything) */
+	const uint8_t *const qs = p->qs;
+	const LT *const qc = (const LT *)p->qc;
 	/* local passes, and only they, track the maximum: a constant of each instance */
 	const int O = p->O, X = p->X, local = track == DP_TRACK_MAX;
 	const int top_free = local || p->ref_free;
@@ -251,8 +273,32 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	if (track == DP_TRACK_TARGET)
 		thr = ISA_FN(target_thr)(p, found);
 	const int stops = dp_track_stops(track);
+	/* streams: the segment each lane is in */
+	const int streams = track == DP_TRACK_MAX && form == INTER_PROFILE && p->fresh;
+	int32_t seg[VL];
+	for (int l = 0; streams && l < VL; l++)
+		seg[l] = p->seg_first[l];
 
 	for (int64_t j0 = 1; j0 <= cols && (!stops || pending > 0); j0 += B) {
+		const uint64_t fresh = streams ? p->fresh[(j0 - 1) / B] : 0;
+		if (fresh) { /* lanes that begin their next pair here: the last one's result
+			      * out, their best and their left border (column 0) anew */
+			for (uint64_t bits = fresh; bits; bits &= bits - 1) {
+				const int l = __builtin_ctzll(bits);
+				ISA_FN(seg_out)(p, seg[l]++, best_s[l], best_row[l], best_col[l]);
+				best_s[l] = best_row[l] = best_col[l] = 0;
+			}
+			for (int l = 0; l < VL; l++)
+				tmp[l] = (LT)(fresh >> l & 1);
+			const VM anew = vcmpeq(vload(tmp), v1);
+			for (int l = 0; l < VL; l++)
+				tmp[l] = (LT)(best_s[l] + zero);
+			best = vload(tmp);
+			for (int64_t i = 1; i <= rows; i++) {
+				vstore(&H[i], vsel(anew, vload(&H[i]), vzero));
+				vstore(&E[i], vsel(anew, vload(&E[i]), vzero));
+			}
+		}
 		V diag[B], f[B], R[B], colmax[B], colrow[B];
 		int top_here[B];
 		/* watch: a column's largest cell above the block's start threshold (MAX) and the
@@ -324,7 +370,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			for (int64_t i = i0; i <= i1; i++) {
 				V left = vload(&H[i]), el = vload(&E[i]), Q = vZ, rowmax = vZ;
 				if (form == INTER_MM || form == INTER_TABLE)
-					Q = vload((const LT *)p->qc + (i - 1) * VL);
+					Q = vload(qc + (i - 1) * VL);
 				if (dense)
 					vi = vadds(vi, v1);
 #if LANE_BITS != 8
@@ -334,7 +380,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 				for (int c = 0; c < B; c++) {
 					V s;
 					if (form == INTER_PROFILE || form == INTER_ANCHORED)
-						s = vload(&P[c * NW_MAX_CODES + p->qs[i - 1]]);
+						s = vload(&P[c * NW_MAX_CODES + qs[i - 1]]);
 #if LANE_BITS != 8
 					else if (form == INTER_TABLE)
 						s = vlookup(vadds(Q, R[c]), p->table);
@@ -519,6 +565,9 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			best_col[l] = tmp[l];
 	}
 #endif
+	for (int l = 0; streams && l < VL; l++)
+		if (p->seg_first[l] < p->seg_first[l + 1])
+			ISA_FN(seg_out)(p, seg[l], best_s[l], best_row[l], best_col[l]);
 	if (track == DP_TRACK_MAX)
 		for (int l = 0; l < VL; l++) {
 			out->score[l] = best_s[l];
