@@ -1094,13 +1094,13 @@ static int stream_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		if (!p->ends_only && o->score > 0)
 			m.order[n_start++] = k;
 	}
-	/* the starts, lanes at a time, by reference end (the reverse pass runs to the
-	 * largest end of its lanes) */
+	/* the starts, lanes at a time, by query end, latest first (the anchored reverse pass
+	 * starts at its lanes' first row: the reversed query's qlen - qend) */
 	for (int a = 1; a < n_start; a++) { /* insertion sort: a few hundred at most */
 		const int64_t k = m.order[a];
-		const int64_t e = res[idx[k]].rend;
+		const int64_t e = res[idx[k]].qend;
 		int b = a;
-		for (; b > 0 && res[idx[m.order[b - 1]]].rend > e; b--)
+		for (; b > 0 && res[idx[m.order[b - 1]]].qend < e; b--)
 			m.order[b] = m.order[b - 1];
 		m.order[b] = k;
 	}

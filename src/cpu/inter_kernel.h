@@ -63,6 +63,8 @@
  * target. Every cell is therefore the maximum of its value in the lane's own problem and
  * of such values, and reaches the target exactly where the lane's own cell does (row
  * top[l] included: the horizontal gaps from the end cell give it the boundary's values).
+ * The rows above the lowest top hold LANE_MIN in every lane and column: the pass starts
+ * there, as a banded pass starts below its band (the row above it held at LANE_MIN).
  *
  * Streams (a profile pass with track MAX, cpu_inter.c's stream groups): a lane takes
  * several pairs, one after another, each from a block of its own. Where the next one
@@ -273,6 +275,12 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	if (track == DP_TRACK_TARGET)
 		thr = ISA_FN(target_thr)(p, found);
 	const int stops = dp_track_stops(track);
+	/* ANCHORED: the rows above every lane's top hold LANE_MIN, in column 0 and so in every
+	 * column: the pass starts at the first lane's top (see above) */
+	int64_t first_row = 1;
+	for (int l = 0; form == INTER_ANCHORED && l < VL; l++)
+		first_row = l == 0 || p->top[l] < first_row ? p->top[l] : first_row;
+	first_row = first_row < 1 ? 1 : first_row;
 	/* streams: the segment each lane is in */
 	const int streams = track == DP_TRACK_MAX && form == INTER_PROFILE && p->fresh;
 	int32_t seg[VL];
@@ -308,7 +316,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		int32_t crow[B][VL];
 		uint64_t hit[B] = {0}, any_hit = 0;
 		/* the block's rows: all, or those within the band of its columns */
-		const int64_t lo = banded && j0 - above > 1 ? j0 - above : 1;
+		const int64_t lo = banded && j0 - above > 1 ? j0 - above : first_row;
 		const int64_t hi = banded && j0 + B - 1 + below < rows ? j0 + B - 1 + below : rows;
 #if LANE_BITS != 8
 		VM fext[B]; /* dirs: F[i][j] extends F[i-1][j] (for the row about to be computed) */
