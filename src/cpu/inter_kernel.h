@@ -109,14 +109,11 @@ static inline ISA_TARGET void ISA_FN(watch_max)(const V *hc, int64_t i, LT (*cm)
 	V t = vload(cm[0]);
 	for (int c = 0; c < INTER_BLOCK; c++) {
 		V m = vload(cm[c]);
-		if (vany(vcmpgt(hc[c], m))) {
-			_Alignas(64) LT h[VL];
-			vstore(h, hc[c]);
-			for (int l = 0; l < VL; l++)
-				if (h[l] > cm[c][l])
-					cm[c][l] = h[l], crow[c][l] = (int32_t)i;
-			m = vload(cm[c]);
-		}
+		/* the lanes that rise, by their bits: no branch a lane */
+		for (uint64_t bits = vmaskbits(vcmpgt(hc[c], m)); bits; bits &= bits - 1)
+			crow[c][__builtin_ctzll(bits)] = (int32_t)i;
+		m = vmax(m, hc[c]);
+		vstore(cm[c], m);
 		t = vsel(vcmpgt(t, m), t, m);
 	}
 	*thr = t;

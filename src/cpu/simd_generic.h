@@ -5,7 +5,8 @@
  * NW_GENERIC_VEC(P, VT, T, N, LO, HI) defines the type VT (N lanes of T, whose range is
  * LO..HI) and P_sat, P_set1, P_adds, P_subs (saturating), P_subs0 (a - b, or 0 where
  * that is negative), P_max, P_cmpeq, P_cmpgt (lanes
- * of all ones or zero), P_sel(m, a, b) (b where m is set), P_and and P_any. The headers
+ * of all ones or zero), P_sel(m, a, b) (b where m is set), P_and, P_any and P_maskbits
+ * (lane l's flag in bit l). The headers
  * add the operations of their own width.
  */
 #ifndef NW_SIMD_GENERIC_H
@@ -83,6 +84,13 @@
 			if (m.v[l])                                                          \
 				return 1;                                                    \
 		return 0;                                                                    \
+	}                                                                                    \
+	static inline uint64_t P##_maskbits(VT m)                                            \
+	{                                                                                    \
+		uint64_t b = 0;                                                              \
+		for (int l = 0; l < (N); l++)                                                \
+			b |= (uint64_t)(m.v[l] != 0) << l;                                   \
+		return b;                                                                    \
 	}
 
 #endif

@@ -13,6 +13,7 @@
  *   vcmpeq(a, b) vcmpgt(a, b)  lane masks
  *   vsel(m, a, b)              b where m is set, a elsewhere
  *   vmand(m1, m2) vany(m)      mask and; nonzero when any lane of m is set
+ *   vmaskbits(m)               lane l's flag in bit l of a uint64_t
  *   VMZERO                     the empty mask
  *   vor(a, b)                  bitwise or
  *   vbits(m, k)                k where m is set, 0 elsewhere
@@ -48,6 +49,7 @@
 #define vsel(m, a, b) _mm512_mask_blend_epi16((m), (a), (b))
 #define vmand(m1, m2) ((VM)((m1) & (m2)))
 #define vany(m) ((m) != 0)
+#define vmaskbits(m) ((uint64_t)(m))
 #define VMZERO ((VM)0)
 #define vor(a, b) _mm512_or_si512((a), (b))
 #define vbits(m, k) _mm512_maskz_mov_epi16((m), _mm512_set1_epi16((short)(k)))
@@ -89,6 +91,9 @@ static inline ISA_TARGET __m512i lookup_avx512(__m512i idx, const int32_t *t)
 #define vsel(m, a, b) _mm256_blendv_epi8((a), (b), (m))
 #define vmand(m1, m2) _mm256_and_si256((m1), (m2))
 #define vany(m) (_mm256_movemask_epi8(m) != 0)
+#define vmaskbits(m)                                                                         \
+	((uint64_t)(uint32_t)_mm_movemask_epi8(                                              \
+		_mm_packs_epi16(_mm256_castsi256_si128(m), _mm256_extracti128_si256((m), 1))))
 #define VMZERO _mm256_setzero_si256()
 #define vor(a, b) _mm256_or_si256((a), (b))
 #define vbits(m, k) _mm256_and_si256((m), _mm256_set1_epi16((short)(k)))
@@ -124,6 +129,7 @@ static inline ISA_TARGET __m256i lookup_avx2(__m256i idx, const int32_t *t)
 #define vsel(m, a, b) _mm_blendv_epi8((a), (b), (m))
 #define vmand(m1, m2) _mm_and_si128((m1), (m2))
 #define vany(m) (_mm_movemask_epi8(m) != 0)
+#define vmaskbits(m) ((uint64_t)(uint32_t)_mm_movemask_epi8(_mm_packs_epi16((m), _mm_setzero_si128())))
 #define VMZERO _mm_setzero_si128()
 #define vor(a, b) _mm_or_si128((a), (b))
 #define vbits(m, k) _mm_and_si128((m), _mm_set1_epi16((short)(k)))
@@ -180,6 +186,7 @@ static inline nw_gvec_t g_lookup(nw_gvec_t idx, const int32_t *t)
 #define vsel(m, a, b) g_sel((m), (a), (b))
 #define vmand(m1, m2) g_and((m1), (m2))
 #define vany(m) g_any(m)
+#define vmaskbits(m) g_maskbits(m)
 #define VMZERO g_set1(0)
 #define vor(a, b) g_or((a), (b))
 #define vbits(m, k) g_and((m), g_set1(k))

@@ -9,7 +9,6 @@
  *   vlut32(idx, lo, hi)        lane l: entry idx[l] (0..31) of a 32-entry table, whose
  *                              entries 0..15 fill every 16-byte block of lo and 16..31
  *                              every block of hi
- *   vmaskbits(m)               lane l's flag in bit l of a uint64_t
  */
 #include "simd_undef.h"
 
@@ -100,13 +99,6 @@
 #define NW_GENERIC_VEC8_DEFINED
 #include "simd_generic.h"
 NW_GENERIC_VEC(g8, nw_gvec8_t, int8_t, 16, -128, 127)
-static inline uint64_t g8_maskbits(nw_gvec8_t m)
-{
-	uint64_t b = 0;
-	for (int l = 0; l < 16; l++)
-		b |= (uint64_t)(m.v[l] != 0) << l;
-	return b;
-}
 static inline nw_gvec8_t g8_lut32(nw_gvec8_t idx, nw_gvec8_t lo, nw_gvec8_t hi)
 {
 	for (int l = 0; l < 16; l++)
