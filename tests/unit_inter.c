@@ -477,7 +477,8 @@ static void run_long_global(int isa)
  * side) and long copies (saturated: run again in 16 bits), and copies of the longest
  * query, which saturate many pairs of a group; and a last query that only its own copy
  * saturates. The 8-bit lanes, the saturated ones run alone and the saturated ones
- * run in 16-bit groups must all have run, and lanes must have taken several pairs. */
+ * run in 16-bit groups must all have run, and lanes must have taken several pairs; against
+ * references of one length that fill whole groups the plan keeps one pair a lane. */
 static void run_narrow(int isa, const scoring_case_t *c)
 {
 	enum { NQ = 6, NR = 150, NC = 40, NS = 1, LEN = 1000 };
@@ -555,6 +556,20 @@ static void run_narrow(int isa, const scoring_case_t *c)
 			nw_result_free(&want[k]);
 			memset(&got[k], 0, sizeof got[k]);
 		}
+		nw_inter_plan_free(&plan);
+	}
+	{ /* 32 references of one length (copies of the longest query): where 32 fills whole
+	   * groups of one pair a lane, those sweep no padding and streams would only add
+	   * their lanes' new beginnings; where it leaves lanes empty, streams fill them */
+		nw_pair_t same[32];
+		for (int j = 0; j < 32; j++)
+			same[j] = (nw_pair_t){0, (uint32_t)(NR + j)};
+		nw_align_params_t p = {.mode = NW_MODE_LOCAL, .sc = &c->sc};
+		nw_inter_plan_t plan;
+		CHECK(nw_inter_plan(&p, &qb, &rb, same, 32, isa, &plan) == 0, "plan");
+		CHECK(plan.narrow && plan.streams == (32 % (2 * plan.lanes) != 0) && plan.n_groups > 0,
+		      "%s: %s: one length: narrow %d, streams %d", nw_cpu_isa_name(isa), c->label,
+		      plan.narrow, plan.streams);
 		nw_inter_plan_free(&plan);
 	}
 	printf("unit_inter: %s: %s: %lld lanes in 8 bits, %lld of them again in 16: %lld alone, "

@@ -243,6 +243,28 @@ int nw_inter_plan(const nw_align_params_t *p, const nw_batch_t *qb, const nw_bat
 	return nw_inter_plan_paths(p, qb, rb, pairs, NULL, n, isa, plan);
 }
 
+/* 1 when stream groups (stream_group) would sweep fewer columns than groups of one pair a
+ * lane over profile items sorted by query and reference length (k1 the query, k2 the
+ * length), vl lanes: those sweep each group's longest reference, streams the references'
+ * lengths over the lanes, and about a column more for each pair that begins in a lane
+ * already used (its lanes' left column set anew, its best watched from 0). So streams pay
+ * where lengths spread widely within groups (a few thousand references: the longest
+ * group's), not where they run close (tens of thousands). */
+static int streams_pay(const sort_item_t *items, int64_t n, int vl)
+{
+	int64_t plain = 0, streams = 0;
+	for (int64_t t = 0, u; t < n; t = u) {
+		int64_t cols = 0;
+		for (u = t; u < n && items[u].k1 == items[t].k1; u++) {
+			cols += step_cols(items[u].k2);
+			if ((u - t) % vl == vl - 1 || u + 1 == n || items[u + 1].k1 != items[t].k1)
+				plain += step_cols(items[u].k2) * vl; /* a group's last: its longest */
+		}
+		streams += cols + (u - t > vl ? u - t - vl : 0) * vl;
+	}
+	return streams < plain;
+}
+
 int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 			const nw_pair_t *pairs, const nw_result_t *res, int64_t n, int isa,
 			nw_inter_plan_t *plan)
@@ -300,9 +322,9 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	if (local8 && n_fit8 * 4 < n_items * 3)
 		plan->narrow = 0;
 	const int group_lanes = plan->lanes * (plan->narrow ? 2 : 1);
-	plan->streams = !mm && !paths && plan->narrow;
 	if (n_items > 0)
 		sort_items(items, n_items);
+	plan->streams = !mm && !paths && plan->narrow && streams_pay(items, n_items, group_lanes);
 	if (!mm && !paths) { /* a query with few pairs would leave most lanes of its groups empty */
 		int64_t kept = 0;
 		for (int64_t t = 0, u; t < n_items; t = u) {
