@@ -286,8 +286,10 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 
 	for (int64_t j0 = 1; j0 <= cols && (!stops || pending > 0); j0 += B) {
 		const uint64_t fresh = streams ? p->fresh[(j0 - 1) / B] : 0;
+		VM anew = VMZERO; /* fresh: the lanes whose left column (H, E) is set anew */
 		if (fresh) { /* lanes that begin their next pair here: the last one's result
-			      * out, their best and their left border (column 0) anew */
+			      * out, their best anew, and their left column (as each row reads
+			      * it, below) the left border */
 			for (uint64_t bits = fresh; bits; bits &= bits - 1) {
 				const int l = __builtin_ctzll(bits);
 				ISA_FN(seg_out)(p, seg[l]++, best_s[l], best_row[l], best_col[l]);
@@ -295,14 +297,10 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			}
 			for (int l = 0; l < VL; l++)
 				tmp[l] = (LT)(fresh >> l & 1);
-			const VM anew = vcmpeq(vload(tmp), v1);
+			anew = vcmpeq(vload(tmp), v1);
 			for (int l = 0; l < VL; l++)
 				tmp[l] = (LT)(best_s[l] + zero);
 			best = vload(tmp);
-			for (int64_t i = 1; i <= rows; i++) {
-				vstore(&H[i], vsel(anew, vload(&H[i]), vzero));
-				vstore(&E[i], vsel(anew, vload(&E[i]), vzero));
-			}
 		}
 		V diag[B], f[B], R[B], colmax[B], colrow[B];
 		int top_here[B];
@@ -374,6 +372,8 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			V vi = vset1(LANE_BITS == 8 ? 0 : (int)(i0 - 1));
 			for (int64_t i = i0; i <= i1; i++) {
 				V left = vload(&H[i]), el = vload(&E[i]), Q = vZ, rowmax = vZ;
+				if (fresh) /* (the left border of a local pass: 0) */
+					left = vsel(anew, left, vzero), el = vsel(anew, el, vzero);
 				if (form == INTER_MM || form == INTER_TABLE)
 					Q = vload(qc + (i - 1) * VL);
 				if (dense)
