@@ -677,6 +677,18 @@ static int group_starts(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 			uint8_t *const *q, const int64_t *qlen, uint8_t *const *r, const int *skip,
 			nw_result_t *res);
 
+/* rs as a score and an end cell alone: no start yet, no path. */
+static void result_ends(nw_result_t *rs, int64_t score, int64_t qend, int64_t rend)
+{
+	rs->qstart = rs->rstart = 0;
+	rs->n_cigar = 0;
+	rs->matches = rs->aln_len = rs->edits = 0;
+	rs->path_kind = NW_PATH_NONE;
+	rs->score = rs->opt_score = score;
+	rs->qend = qend;
+	rs->rend = rend;
+}
+
 /* Scores, spans and starts of a group's lanes (used of them, pairs idx[], sequences
  * unpacked) with the forward and reverse passes, in 16-bit lanes or, when narrow, in
  * 8-bit lanes (2 * lanes of them): then the lanes whose best saturated are listed in
@@ -750,18 +762,12 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 			ws->narrow_saturated++;
 			continue;
 		}
-		rs->qstart = rs->rstart = 0;
-		rs->n_cigar = 0;
-		rs->matches = rs->aln_len = rs->edits = 0;
-		rs->path_kind = NW_PATH_NONE;
-		rs->score = hit.score[l] * g;
-		rs->qend = p->mode == NW_MODE_LOCAL ? hit.col[l] : qlen[l];
-		rs->rend = p->mode == NW_MODE_GLOBAL ? rlen[l] : hit.row[l];
-		if (p->mode == NW_MODE_LOCAL && rs->score <= 0) {
-			rs->score = 0; /* no positive alignment: empty span */
-			rs->qend = rs->rend = 0;
-		}
-		rs->opt_score = rs->score;
+		const int64_t score = (int64_t)hit.score[l] * g;
+		if (p->mode == NW_MODE_LOCAL && score <= 0) /* no positive alignment: empty span */
+			result_ends(rs, 0, 0, 0);
+		else
+			result_ends(rs, score, p->mode == NW_MODE_LOCAL ? hit.col[l] : qlen[l],
+				    p->mode == NW_MODE_GLOBAL ? rlen[l] : hit.row[l]);
 		need_start |= p->mode != NW_MODE_GLOBAL && !p->ends_only &&
 			      !(p->mode == NW_MODE_LOCAL && rs->score == 0);
 	}
@@ -1106,13 +1112,7 @@ static int stream_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 			ws->narrow_saturated++;
 			continue;
 		}
-		rs->qstart = rs->rstart = 0;
-		rs->n_cigar = 0;
-		rs->matches = rs->aln_len = rs->edits = 0;
-		rs->path_kind = NW_PATH_NONE;
-		rs->score = rs->opt_score = o->score;
-		rs->qend = o->qend;
-		rs->rend = o->rend;
+		result_ends(rs, o->score, o->qend, o->rend);
 		if (!p->ends_only && o->score > 0)
 			m.order[n_start++] = k;
 	}
