@@ -523,6 +523,16 @@ static void fill_table(const nw_scoring_t *sc, int32_t *t)
 			t[a * 32 + b] = a < sc->n_codes && b < sc->n_codes ? sc->score[a][b] : low;
 }
 
+/* A profile pass's scores: st[ref code][query code]; the padding code (n_codes) and the
+ * unused codes past it score min(0, min_score) against every query code. */
+static void fill_profile_table(const nw_scoring_t *sc, int16_t st[NW_MAX_CODES][NW_MAX_CODES])
+{
+	const int low = sc->min_score < 0 ? sc->min_score : 0;
+	for (int a = 0; a < NW_MAX_CODES; a++)
+		for (int c = 0; c < sc->n_codes; c++)
+			st[a][c] = (int16_t)(a < sc->n_codes ? sc->score[c][a] : low);
+}
+
 /* A profile pass's reference codes: lane l's r[l][0..n[l]) (reversed when rev) over cols
  * columns, the padding code past it, in 16-bit lanes or, when narrow, in 8-bit lanes. */
 static void fill_profile_codes(int isa, void *rc, int narrow, int vl, int64_t cols,
@@ -732,14 +742,9 @@ static int group_scores(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 	if (mm) {
 		fill_codes(isa, &ps, lanes, qc, rc, q, r, 0, K);
 		ps.qc = qc;
-	} else { /* profile: one query for the group; padding scores min(0, min_score) */
-		int pad = sc->n_codes, low = sc->min_score < 0 ? sc->min_score : 0;
-		for (int a = 0; a < sc->n_codes; a++)
-			for (int c = 0; c < sc->n_codes; c++)
-				st[a][c] = (int16_t)sc->score[c][a];
-		for (int a = pad; a < NW_MAX_CODES; a++) /* the padding code, and unused ones */
-			for (int c = 0; c < sc->n_codes; c++)
-				st[a][c] = (int16_t)low;
+	} else { /* profile: one query for the group */
+		const int pad = sc->n_codes;
+		fill_profile_table(sc, st);
 		fill_profile_codes(isa, rc, narrow, vl, step_cols(maxr), ps.n, r, 0, pad);
 		ps.form = INTER_PROFILE;
 		ps.qs = q[0];
@@ -1078,10 +1083,7 @@ static int stream_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 
 	/* forward: every pair's score and end cell */
 	int16_t st[NW_MAX_CODES][NW_MAX_CODES];
-	const int low = sc->min_score < 0 ? sc->min_score : 0;
-	for (int a = 0; a < NW_MAX_CODES; a++)
-		for (int c = 0; c < sc->n_codes; c++)
-			st[a][c] = (int16_t)(a < sc->n_codes ? sc->score[c][a] : low);
+	fill_profile_table(sc, st);
 	inter_pass_t ps = {.rows = qlen, .cols = cols, .n_codes = sc->n_codes,
 			   .O = (int16_t)sc->gap_open, .X = (int16_t)sc->gap_extend, .local = 1,
 			   .narrow = 1, .track = DP_TRACK_MAX, .form = INTER_PROFILE, .qs = query,
