@@ -180,8 +180,9 @@ static void count_by(const sort_item_t *items, sort_item_t *out, int64_t n, int 
 }
 
 /* items (made in increasing idx) in cmp_item's order: by counting sorts, key 2 then key 1,
- * when both keys span few values (lengths, bands, query numbers), else by qsort. The sort
- * runs before the threads share the groups out, on one thread. */
+ * when both keys span few values (lengths, bands, query numbers), else by qsort. The plans
+ * sort on one thread before the threads share the groups out; a stream group sorts its
+ * starts on its own thread. */
 static void sort_items(sort_item_t *items, int64_t n)
 {
 	if (n < 2)
@@ -975,7 +976,8 @@ static int group_finish(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
  * block of columns. */
 typedef struct {
 	uint8_t **q, **r;
-	int64_t *qlen, *rlen, *order;
+	int64_t *qlen, *rlen;
+	sort_item_t *starts; /* the pairs that need a start, by top (qlen - qend) */
 	int32_t *lane, *col0, *seg_pair, *seg_col0, *seg_first;
 	int *sat;
 	inter_seg_t *out;
@@ -985,7 +987,8 @@ typedef struct {
 static int stream_memory(nw_workspace_t *ws, int used, int vl, int64_t blocks, stream_mem_t *m)
 {
 	const size_t n = (size_t)used;
-	const size_t need = n * (2 * sizeof(uint8_t *) + 3 * sizeof(int64_t) + 4 * sizeof(int32_t) +
+	const size_t need = n * (2 * sizeof(uint8_t *) + 2 * sizeof(int64_t) + sizeof(sort_item_t) +
+				 4 * sizeof(int32_t) +
 				 sizeof(int) + sizeof(inter_seg_t)) +
 			    (size_t)(vl + 1) * sizeof(int32_t) + (size_t)blocks * sizeof(uint64_t) +
 			    16 * 8;
@@ -1002,7 +1005,7 @@ static int stream_memory(nw_workspace_t *ws, int used, int vl, int64_t blocks, s
 	STREAM_PIECE(r, n);
 	STREAM_PIECE(qlen, n);
 	STREAM_PIECE(rlen, n);
-	STREAM_PIECE(order, n);
+	STREAM_PIECE(starts, n);
 	STREAM_PIECE(lane, n);
 	STREAM_PIECE(col0, n);
 	STREAM_PIECE(seg_pair, n);
@@ -1020,7 +1023,7 @@ static int stream_memory(nw_workspace_t *ws, int used, int vl, int64_t blocks, s
  * over the lanes, where a group of one reference a lane sweeps its longest reference in
  * every lane (a database's lengths spread widely). The references go, longest first (the
  * plan sorts them by length), each to the lane that ends first. Then the starts, in groups
- * of lanes sorted by reference end, and the saturated pairs and paths (group_finish). */
+ * of lanes by query end, and the saturated pairs and paths (group_finish). */
 static int stream_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int lanes,
 			int used, const int64_t *idx, const nw_batch_t *qb, const nw_batch_t *rb,
 			const nw_pair_t *pairs, nw_result_t *res)
@@ -1030,7 +1033,7 @@ static int stream_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 	const uint32_t qid = pairs[idx[0]].q;
 	const int64_t qlen = qb->len[qid];
 	int64_t load[NW_INTER_MAX_LANES] = {0}, cols = 0;
-	int32_t lane_of_last[NW_INTER_MAX_LANES];
+	int32_t next_seg[NW_INTER_MAX_LANES]; /* each lane's next segment to number */
 	/* the lanes: longest reference first, to the lane that ends first (the first such) */
 	stream_mem_t m;
 	int64_t total = 0;
@@ -1056,12 +1059,12 @@ static int stream_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		m.seg_first[m.lane[k] + 1]++;
 	for (int l = 0; l < vl; l++) {
 		m.seg_first[l + 1] += m.seg_first[l];
-		lane_of_last[l] = m.seg_first[l];
+		next_seg[l] = m.seg_first[l];
 	}
 	for (int64_t b = 0; b < cols / INTER_BLOCK; b++)
 		m.fresh[b] = 0;
 	for (int k = used - 1; k >= 0; k--) {
-		const int l = m.lane[k], s = lane_of_last[l]++;
+		const int l = m.lane[k], s = next_seg[l]++;
 		m.seg_pair[s] = k;
 		m.seg_col0[s] = m.col0[k];
 		if (s > m.seg_first[l])
@@ -1116,18 +1119,11 @@ static int stream_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		}
 		result_ends(rs, o->score, o->qend, o->rend);
 		if (!p->ends_only && o->score > 0)
-			m.order[n_start++] = k;
+			m.starts[n_start++] = (sort_item_t){qlen - o->qend, 0, k};
 	}
 	/* the starts, lanes at a time, by query end, latest first (the anchored reverse pass
 	 * starts at its lanes' first row: the reversed query's qlen - qend) */
-	for (int a = 1; a < n_start; a++) { /* insertion sort: a few hundred at most */
-		const int64_t k = m.order[a];
-		const int64_t e = res[idx[k]].qend;
-		int b = a;
-		for (; b > 0 && res[idx[m.order[b - 1]]].qend < e; b--)
-			m.order[b] = m.order[b - 1];
-		m.order[b] = k;
-	}
+	sort_items(m.starts, n_start);
 	int ret = 0;
 	for (int s0 = 0; ret == 0 && s0 < n_start; s0 += vl) {
 		const int n = n_start - s0 < vl ? n_start - s0 : vl;
@@ -1135,7 +1131,7 @@ static int stream_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 		uint8_t *qs[NW_INTER_MAX_LANES], *rs[NW_INTER_MAX_LANES];
 		int none[NW_INTER_MAX_LANES] = {0};
 		for (int x = 0; x < n; x++) {
-			const int64_t k = m.order[s0 + x];
+			const int64_t k = m.starts[s0 + x].idx;
 			sidx[x] = idx[k], qs[x] = m.q[k], rs[x] = m.r[k], sq[x] = qlen;
 		}
 		ret = group_starts(ws, p, isa, lanes, &ps, 0, n, sidx, qs, sq, rs, none, res);
