@@ -105,6 +105,16 @@ typedef struct {
 	int kind;
 } scoring_case_t;
 
+/* Pairs whose starts ran in 8-bit and in 16-bit groups of plans of starts (each
+ * instruction set's share of the runs below must have both). */
+static int64_t starts_narrow, starts_wide;
+
+static void count_start_group(const nw_inter_plan_t *plan, int64_t g)
+{
+	const int64_t n = plan->group_end[g] - (g ? plan->group_end[g - 1] : 0);
+	*(g < plan->n_narrow ? &starts_narrow : &starts_wide) += n;
+}
+
 static int same_result(const nw_result_t *a, const nw_result_t *b)
 {
 	if (a->score != b->score || a->qstart != b->qstart || a->qend != b->qend ||
@@ -219,9 +229,11 @@ static void run_case(int isa, const scoring_case_t *c, nw_mode_t mode, int varia
 	for (int64_t g = 0; g < plan.n_groups; g++) {
 		int64_t k0 = g ? plan.group_end[g - 1] : 0;
 		CHECK(plan.group_end[g] > k0 &&
-		      plan.group_end[g] - k0 <= plan.lanes * (plan.narrow ? 2 : 1) *
+		      plan.group_end[g] - k0 <= plan.lanes * (plan.narrow || g < plan.n_narrow ? 2 : 1) *
 							(plan.streams ? NW_INTER_STREAM_PAIRS : 1),
 		      "group size");
+		if (by_band)
+			count_start_group(&plan, g);
 		for (int64_t k = k0 + 1; plan.streams && k < plan.group_end[g]; k++)
 			CHECK(pairs[plan.order[k]].q == pairs[plan.order[k0]].q, "a stream group's query");
 		for (int64_t k = k0 + 1; by_band && k < plan.group_end[g]; k++) { /* by band */
@@ -365,9 +377,13 @@ static void run_band_edges(int isa, const scoring_case_t *c)
 	p.ends_only = 0, p.starts_only = 1;
 	nw_inter_plan_t plan;
 	CHECK(nw_inter_plan_starts(&p, got, N, isa, &plan) == 0, "plan of starts");
-	for (int64_t g = 0; g < plan.n_groups; g++)
+	for (int64_t g = 0; g < plan.n_groups; g++) {
+		const int64_t k0 = g ? plan.group_end[g - 1] : 0;
+		CHECK(plan.group_end[g] - k0 <= plan.lanes * (g < plan.n_narrow ? 2 : 1), "group size");
+		count_start_group(&plan, g);
 		CHECK(nw_inter_group(ws, &p, &qb, &rb, pairs, &plan, g, got) == 0, "%s: %s: group %lld",
 		      nw_cpu_isa_name(isa), c->label, (long long)g);
+	}
 	int tight = 0;
 	for (int k = 0; k < N; k++) {
 		nw_batch_unpack(&qb, k, s);
@@ -913,6 +929,7 @@ int main(void)
 			continue;
 		}
 		ran++;
+		starts_narrow = starts_wide = 0;
 		run_long_refs(isa);
 		run_long_global(isa);
 		for (int c = n_dna + 1; c < n_base; c++) /* the protein matrices */
@@ -938,6 +955,11 @@ int main(void)
 		       (long long)grouped_pr, (long long)total_pr);
 		/* most pairs fit; matrix pairs group all-against-all (less the short last
 		 * groups of a query), and for paths */
+		printf("unit_inter: %s: starts in groups by band: %lld pairs in 8-bit lanes, %lld in "
+		       "16-bit lanes\n", nw_cpu_isa_name(isa), (long long)starts_narrow,
+		       (long long)starts_wide);
+		CHECK(starts_narrow > 0 && starts_wide > 0, "%s: starts in 8 and 16 bits",
+		      nw_cpu_isa_name(isa));
 		CHECK(grouped_mm * 10 > total_mm * 8, "%s: too few pairs grouped", nw_cpu_isa_name(isa));
 		CHECK(grouped_pr * 2 > total_pr, "%s: %lld of %lld matrix pairs grouped",
 		      nw_cpu_isa_name(isa), (long long)grouped_pr, (long long)total_pr);

@@ -417,6 +417,15 @@ int nw_inter_starts_grouped(const nw_align_params_t *p)
 	return p->starts_only && by_band_ok(p);
 }
 
+/* 1 when a start of score S may be found in 8-bit lanes (starts_group): the divided
+ * scores fit the lanes' arithmetic, and S (divided) is below 255 (inter_kernel.h). */
+static int start8_fits(const nw_scoring_t *sc, int ma, int mi, int64_t S)
+{
+	const int g = mm_divisor(sc, ma, mi);
+	return ma / g <= 127 && -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127 &&
+	       S / g <= 254;
+}
+
 int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int64_t n, int isa,
 			 nw_inter_plan_t *plan)
 {
@@ -433,6 +442,8 @@ int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int
 		nw_inter_plan_free(plan);
 		return NW_ERR_MEMORY;
 	}
+	int ma = 0, mi = 0, K = 0;
+	nw_scoring_mm(p->sc, &ma, &mi, &K);
 	int64_t n_items = 0;
 	for (int64_t k = 0; k < n; k++) {
 		const nw_result_t *rs = &res[k];
@@ -448,20 +459,30 @@ int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int
 		}
 	}
 	sort_items(items, n_items);
-	int64_t start = 0, maxq = 0, maxr = 0;
-	for (int64_t t = 0; t < n_items; t++) {
-		const nw_result_t *rs = &res[items[t].idx];
-		int64_t nq = rs->qend > maxq ? rs->qend : maxq, nr = rs->rend > maxr ? rs->rend : maxr;
-		if (t > start && (t - start == plan->lanes || !fits16(p->sc, 0, 0, nq, nr))) {
-			plan->group_end[plan->n_groups++] = t;
-			start = t;
-			nq = rs->qend, nr = rs->rend;
+	/* the groups in 8-bit lanes first (their pairs in the order of the bands), then
+	 * those in 16 */
+	int64_t t_out = 0;
+	for (int wide = 0; wide < 2; wide++) {
+		const int vl = wide ? plan->lanes : 2 * plan->lanes;
+		int64_t start = t_out, maxq = 0, maxr = 0;
+		for (int64_t t = 0; t < n_items; t++) {
+			const nw_result_t *rs = &res[items[t].idx];
+			if (start8_fits(p->sc, ma, mi, rs->score) == wide)
+				continue;
+			int64_t nq = rs->qend > maxq ? rs->qend : maxq, nr = rs->rend > maxr ? rs->rend : maxr;
+			if (t_out > start && (t_out - start == vl || !fits16(p->sc, 0, 0, nq, nr))) {
+				plan->group_end[plan->n_groups++] = t_out;
+				start = t_out;
+				nq = rs->qend, nr = rs->rend;
+			}
+			maxq = nq, maxr = nr;
+			plan->order[t_out++] = items[t].idx;
 		}
-		maxq = nq, maxr = nr;
-		plan->order[t] = items[t].idx;
+		if (t_out > start)
+			plan->group_end[plan->n_groups++] = t_out;
+		if (!wide)
+			plan->n_narrow = plan->n_groups;
 	}
-	if (n_items > 0)
-		plan->group_end[plan->n_groups++] = n_items;
 	free(items);
 	return 0;
 }
@@ -860,23 +881,28 @@ static int group_starts(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 }
 
 /* The starts of group g of a plan of starts: one reverse pass over the lanes' reversed
- * prefixes, within the widest of their bands. */
+ * prefixes, within the widest of their bands. narrow: in 8-bit lanes, twice as many, the
+ * scores divided by their common divisor (start8_fits holds for every pair), each lane's
+ * cells offset so that its score is the lanes' top value (inter_kernel.h). */
 static int starts_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int lanes,
-			int used, const int64_t *idx, uint8_t *const *q, uint8_t *const *r,
-			nw_result_t *res)
+			int narrow, int used, const int64_t *idx, uint8_t *const *q,
+			uint8_t *const *r, nw_result_t *res)
 {
 	const nw_scoring_t *sc = p->sc;
 	int ma = 0, mi = 0, K = 0;
 	nw_scoring_mm(sc, &ma, &mi, &K);
-	inter_pass_t rv = {.n_codes = sc->n_codes, .match = (int16_t)ma, .mismatch = (int16_t)mi,
-			   .O = (int16_t)sc->gap_open, .X = (int16_t)sc->gap_extend,
+	const int g = narrow ? mm_divisor(sc, ma, mi) : 1;
+	const int vl = narrow ? 2 * lanes : lanes;
+	inter_pass_t rv = {.n_codes = sc->n_codes, .match = (int16_t)(ma / g),
+			   .mismatch = (int16_t)(mi / g), .O = (int16_t)(sc->gap_open / g),
+			   .X = (int16_t)(sc->gap_extend / g), .narrow = narrow,
 			   .form = INTER_MM, .track = DP_TRACK_TARGET, .banded = 1};
 	int64_t below = 0, above = 0;
-	for (int l = 0; l < lanes; l++) {
+	for (int l = 0; l < vl; l++) {
 		const nw_result_t *rs = l < used ? &res[idx[l]] : NULL;
 		rv.m[l] = rs ? (int32_t)rs->qend : 0;
 		rv.n[l] = rs ? (int32_t)rs->rend : 0;
-		rv.target[l] = rs ? rs->score : 0;
+		rv.target[l] = rs ? (int32_t)(rs->score / g) : 0;
 		rv.rows = rv.m[l] > rv.rows ? rv.m[l] : rv.rows;
 		rv.cols = rv.n[l] > rv.cols ? rv.n[l] : rv.cols;
 		int64_t b, a;
@@ -1158,7 +1184,8 @@ int nw_inter_group(nw_workspace_t *ws, const nw_align_params_t *p, const nw_batc
 	if (unpack_group(ws, qb, rb, pairs, idx, used, q, qlen, r, rlen, &maxq, &maxr) < 0)
 		return NW_ERR_MEMORY;
 	if (plan->starts)
-		return starts_group(ws, p, plan->isa, lanes, used, idx, q, r, res);
+		return starts_group(ws, p, plan->isa, lanes, g < plan->n_narrow, used, idx, q, r,
+				    res);
 	if (plan->paths)
 		return group_paths(ws, p, plan->isa, form, lanes, used, idx, q, qlen, r, rlen, K,
 				   res);

@@ -59,7 +59,9 @@ typedef struct {
 	const void *rc;             /* [cols rounded up to INTER_BLOCK][VL] reference codes, in
 				     * lanes of the pass's width */
 	int narrow;                 /* 8-bit lanes (PROFILE and local MM with track MAX,
-				     * ANCHORED; global MM with track NONE, by differences) */
+				     * ANCHORED; global MM with track NONE, by differences;
+				     * banded MM with track TARGET, each lane offset by its
+				     * target) */
 	const uint8_t *qs;          /* PROFILE: the shared query's codes [rows] */
 	const int16_t (*st)[NW_MAX_CODES]; /* PROFILE: st[ref code][query code] */
 	const int32_t *table;       /* TABLE: [query code * 32 + ref code] */
@@ -123,6 +125,8 @@ typedef struct {
 				     * stream_group) */
 	int paths;                  /* a plan of paths (nw_inter_plan_paths) */
 	int starts;                 /* a plan of starts (nw_inter_plan_starts) */
+	int64_t n_narrow;           /* a plan of starts: groups [0, n_narrow) hold up to
+				     * 2 * lanes pairs, in 8-bit lanes */
 } nw_inter_plan_t;
 
 /* Plans the n pairs (JOB_ALIGN's work) for instruction set isa (nw_cpu_isa(), or one that

@@ -84,7 +84,19 @@
  * within the band (nw_inter_start_band), each of whose cells is computed from its
  * predecessors on the path: such a cell holds the target as in the full pass, and a cell
  * below the target stays below it. The first cell to reach the target, by column and then
- * row, is the full pass's.
+ * row, is the full pass's. *
+ * In 8-bit lanes a banded pass offsets each lane's cells by LANE_MAX - target (the lane's
+ * target is then its top value), so that they span target - 255 .. target, and saturate
+ * below that. It is exact for targets (of the divided scores) up to 254. A cell's value
+ * is the best score of a path from the end cell, the score of a local alignment that ends
+ * there: never above the target (the pair's best), so nothing saturates at the top. A
+ * path that reaches the target passes no cell below 0 (the rest of it would score more
+ * than the target), and cells of 0 and above lie within the lane's range: they are
+ * exact. A cell below the range holds LANE_MIN, the value target - 255 <= -1, and a
+ * border value below the lanes' range enters as LANE_MIN plus the offset, whose value is
+ * -128: either way a raised cell's value is at most -1, and a path on from it gains at
+ * most the target (the score of a local alignment), so whatever descends from a raised
+ * cell stays below the target. The first cell to reach the target is the 16-bit pass's.
  */
 
 /* Lane l of vector v in memory. */
@@ -99,6 +111,10 @@
 #endif
 /* The lane's top value: a cell at a threshold of LANE_MAX is never above it. */
 #define LANE_MAX (-(LANE_MIN) - 1)
+/* Lane l's target as the lane holds it: a narrow pass with track TARGET offsets each lane
+ * by LANE_MAX - target (see above). */
+#define OFFSET_LANES(p) (LANE_BITS == 8 && (p)->form == INTER_MM && (p)->track == DP_TRACK_TARGET)
+#define TARGET_AT(p, l) (OFFSET_LANES(p) ? LANE_MAX : (p)->target[l])
 
 /* MAX, a row with a cell above thr: each column's cells above its largest so far (cm[c],
  * from the lanes' best when the block began) become its largest, at row i; thr becomes
@@ -134,7 +150,7 @@ static inline ISA_TARGET uint64_t ISA_FN(watch_target)(const inter_pass_t *p, co
 		vstore(h, hc[c]);
 		for (int l = 0; l < VL; l++) {
 			const int32_t top = p->form == INTER_ANCHORED ? p->top[l] : 0;
-			if (h[l] != p->target[l] || (hit[c] >> l & 1) || i <= top ||
+			if (h[l] != TARGET_AT(p, l) || (hit[c] >> l & 1) || i <= top ||
 			    i > top + p->m[l] || j0 + c > p->n[l])
 				continue;
 			hit[c] |= UINT64_C(1) << l;
@@ -150,7 +166,7 @@ static inline ISA_TARGET V ISA_FN(target_thr)(const inter_pass_t *p, const int *
 {
 	_Alignas(64) LT t[VL];
 	for (int l = 0; l < VL; l++)
-		t[l] = found[l] ? LANE_MAX : (LT)(p->target[l] - 1);
+		t[l] = found[l] ? LANE_MAX : (LT)(TARGET_AT(p, l) - 1);
 	return vload(t);
 }
 
@@ -200,9 +216,17 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	_Alignas(64) LT tmp[VL];
 	int found[VL];
 	int pending = 0;
+	/* a boundary cell of value v (offset lanes: each lane's own, see above) */
+	V voff = vZ;
+	if (OFFSET_LANES(p)) {
+		for (int l = 0; l < VL; l++)
+			tmp[l] = (LT)(LANE_MAX - p->target[l]);
+		voff = vload(tmp);
+	}
+#define BORDER(v) vadds(vset1(LANE_VAL(v)), voff)
 
 	for (int64_t i = 1; i <= rows; i++) {
-		vstore(&H[i], banded && i > below ? vNEG : vset1(local ? zero : LANE_VAL(-(O + i * X))));
+		vstore(&H[i], banded && i > below ? vNEG : local ? vzero : BORDER(-(O + i * X)));
 		vstore(&E[i], local ? vzero : vNEG);
 	}
 	int32_t best_s[VL], best_row[VL], best_col[VL]; /* MAX: the lanes' bests */
@@ -326,8 +350,8 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			const int64_t j = j0 + c;
 			const int top_prev = top_free || j == 1 ? zero : -(O + (int)(j - 1) * X);
 			top_here[c] = top_free ? zero : -(O + (int)j * X);
-			diag[c] = vset1(LANE_VAL(top_prev));                /* H[0][j-1] */
-			f[c] = local ? vzero : vset1(LANE_VAL(top_here[c] - (O + X))); /* F[1][j] */
+			diag[c] = local ? vset1(top_prev) : BORDER(top_prev); /* H[0][j-1] */
+			f[c] = local ? vzero : BORDER(top_here[c] - (O + X)); /* F[1][j] */
 			if (form == INTER_ANCHORED) { /* row 0 above a lane's own: LANE_MIN too */
 				diag[c] = vsel(row0_own, vNEG, diag[c]);
 				f[c] = vsel(row0_own, vNEG, f[c]);
@@ -557,6 +581,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		}
 	}
 #undef vsubs_local
+#undef BORDER
 #if LANE_BITS != 8
 	if (dense) {
 		vstore(tmp, best);
@@ -619,10 +644,12 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 		}                                                                            \
 	}
 #if LANE_BITS == 8
-/* the narrow passes: local profile and match/mismatch (forward, ends), anchored (reverse)
- * and the global match/mismatch pass by differences */
+/* the narrow passes: local profile and match/mismatch (forward, ends), anchored and
+ * banded match/mismatch (reverse, starts) and the global match/mismatch pass by
+ * differences */
 INTER_CASE(pr_max, INTER_PROFILE, DP_TRACK_MAX)
 INTER_CASE(mm_max, INTER_MM, DP_TRACK_MAX)
+INTER_CASE(mm_target, INTER_MM, DP_TRACK_TARGET)
 INTER_CASE(an_target, INTER_ANCHORED, DP_TRACK_TARGET)
 #include "inter_diff_kernel.h"
 
@@ -630,6 +657,7 @@ static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
 {
 	(p->form == INTER_ANCHORED		? ISA_FN(an_target)
 	 : p->form == INTER_MM && p->local	? ISA_FN(mm_max)
+	 : p->form == INTER_MM && p->track == DP_TRACK_TARGET ? ISA_FN(mm_target)
 	 : p->form == INTER_MM			? ISA_FN(diff_none)
 						: ISA_FN(pr_max))(p, out);
 }
@@ -658,4 +686,6 @@ static void ISA_FN(inter_pass)(const inter_pass_t *p, inter_hits_t *out)
 #undef LANE
 #undef LANE_VAL
 #undef LANE_MAX
+#undef TARGET_AT
+#undef OFFSET_LANES
 #undef ROW_CHUNK
