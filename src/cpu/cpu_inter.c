@@ -422,8 +422,9 @@ int nw_inter_starts_grouped(const nw_align_params_t *p)
 static int start8_fits(const nw_scoring_t *sc, int ma, int mi, int64_t S)
 {
 	const int g = mm_divisor(sc, ma, mi);
+	const char *env = getenv("NWALIGN_CPU_INTER"); /* 16: 16-bit lanes only */
 	return ma / g <= 127 && -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127 &&
-	       S / g <= 254;
+	       S / g <= 254 && !(env && !strcmp(env, "16"));
 }
 
 int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int64_t n, int isa,
