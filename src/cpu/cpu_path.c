@@ -21,6 +21,7 @@
 
 #include "cpu_align.h"
 #include "path.h"
+#include "team.h"
 
 void nw_workspace_set_full_cells(nw_workspace_t *ws, int64_t cells)
 {
@@ -264,17 +265,7 @@ static void *run_task(void *arg)
 /* tasks[0..n) on threads of their own, the first on the calling thread. */
 static void run_tasks(task_t *tasks, int n)
 {
-	pthread_t tid[NW_PATH_TEAM_MAX];
-	int started[NW_PATH_TEAM_MAX] = {0};
-	for (int k = 1; k < n; k++)
-		started[k] = pthread_create(&tid[k], NULL, run_task, &tasks[k]) == 0;
-	run_task(&tasks[0]);
-	for (int k = 1; k < n; k++) {
-		if (started[k])
-			pthread_join(tid[k], NULL);
-		else
-			run_task(&tasks[k]); /* no thread: here, after the others */
-	}
+	nw_team_run(run_task, tasks, sizeof *tasks, n);
 }
 
 static int path_team(nw_workspace_t *ws, const nw_scoring_t *sc, const sub_t *root,

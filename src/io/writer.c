@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "writer_impl.h"
+#include "team.h"
 
 /* TSV and PAF lines are small: a large stdio buffer makes one write(2) per megabyte. */
 #define NW_WR_BUFSIZE (1u << 20)
@@ -231,8 +232,6 @@ static int write_lines(nw_writer_t *w, nw_wr_format_fn format, const nw_batch_t 
 		       int64_t n, char *err, size_t errlen)
 {
 	slice_t sl[w->threads];
-	pthread_t tid[w->threads];
-	int started[w->threads];
 	int64_t k = n / NW_WR_SLICE_MIN;
 	const int ns = k < 1 ? 1 : k < w->threads ? (int)k : w->threads;
 	int ret = 0;
@@ -241,14 +240,8 @@ static int write_lines(nw_writer_t *w, nw_wr_format_fn format, const nw_batch_t 
 		const int64_t a = n * s / ns, b = n * (s + 1) / ns;
 		sl[s] = (slice_t){.w = w, .format = format, .text = &w->texts[s], .qb = qb,
 				  .rb = rb, .pairs = pairs + a, .res = res + a, .n = b - a};
-		started[s] = s > 0 && pthread_create(&tid[s], NULL, format_slice, &sl[s]) == 0;
 	}
-	for (int s = 0; s < ns; s++)
-		if (!started[s]) /* the first slice, and any whose thread could not start */
-			format_slice(&sl[s]);
-	for (int s = 1; s < ns; s++)
-		if (started[s])
-			pthread_join(tid[s], NULL);
+	nw_team_run(format_slice, sl, sizeof *sl, ns);
 	for (int s = 0; s < ns && ret == 0; s++) {
 		if (sl[s].ret < 0) {
 			snprintf(err, errlen, "%s", sl[s].err);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "pipeline.h"
+#include "team.h"
 
 /* A lane takes at least this many pairs: below it, the lanes' launches would be too small
  * to fill the GPU side by side, and the host work too short to gain from a thread. */
@@ -181,17 +182,7 @@ static int64_t share_refs(nw_lanes_t *l, int64_t k, const nw_batch_t *rb, char *
  * after it); the first failing lane's error. */
 static int run_lanes(lane_job_t *job, int64_t k, char *err, size_t errlen)
 {
-	pthread_t tid[NW_LANES_MAX];
-	int started[NW_LANES_MAX] = {0};
-	for (int64_t i = 1; i < k; i++)
-		started[i] = pthread_create(&tid[i], NULL, lane_main, &job[i]) == 0;
-	lane_main(&job[0]);
-	for (int64_t i = 1; i < k; i++) {
-		if (started[i])
-			pthread_join(tid[i], NULL);
-		else
-			lane_main(&job[i]);
-	}
+	nw_team_run(lane_main, job, sizeof *job, (int)k);
 	for (int64_t i = 0; i < k; i++)
 		if (job[i].ret < 0) {
 			snprintf(err, errlen, "%s", job[i].err);

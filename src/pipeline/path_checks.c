@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "path.h"
+#include "team.h"
 #include "pipeline.h"
 
 /* Results a thread takes at a time. */
@@ -86,14 +87,8 @@ int nw_check_paths(void *ctx, const nw_batch_t *qb, const nw_batch_t *q_rc, cons
 	nt = nt > 0 ? nt : 1;
 	if ((n - first) / NW_CHECK_GRAIN + 1 < nt)
 		nt = (int)((n - first) / NW_CHECK_GRAIN + 1);
-	pthread_t tid[nt];
-	int started[nt];
-	for (int i = 1; i < nt; i++)
-		started[i] = pthread_create(&tid[i], NULL, check_worker, &job) == 0;
-	check_worker(&job); /* this thread too, and after it the results of any that failed to start */
-	for (int i = 1; i < nt; i++)
-		if (started[i])
-			pthread_join(tid[i], NULL);
+	/* this thread too; the workers share the results out by job.next */
+	nw_team_run(check_worker, &job, 0, nt);
 	run->check_s += nw_pl_now() - t;
 	if (!job.failed)
 		return 0;
