@@ -417,14 +417,16 @@ int nw_inter_starts_grouped(const nw_align_params_t *p)
 	return p->starts_only && by_band_ok(p);
 }
 
-/* 1 when a start of score S may be found in 8-bit lanes (starts_group): the divided
- * scores fit the lanes' arithmetic, and S (divided) is below 255 (inter_kernel.h). */
-static int start8_fits(const nw_scoring_t *sc, int ma, int mi, int64_t S)
+/* The largest score (over the scores' common divisor g) whose start may be found in 8-bit
+ * lanes (starts_group; inter_kernel.h): 254 when the divided scores fit the lanes'
+ * arithmetic, else -1 (none). */
+static int64_t start8_max(const nw_scoring_t *sc, int ma, int mi, int g)
 {
-	const int g = mm_divisor(sc, ma, mi);
 	const char *env = getenv("NWALIGN_CPU_INTER"); /* 16: 16-bit lanes only */
 	return ma / g <= 127 && -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127 &&
-	       S / g <= 254 && !(env && !strcmp(env, "16"));
+			       !(env && !strcmp(env, "16"))
+		       ? 254
+		       : -1;
 }
 
 int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int64_t n, int isa,
@@ -445,6 +447,8 @@ int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int
 	}
 	int ma = 0, mi = 0, K = 0;
 	nw_scoring_mm(p->sc, &ma, &mi, &K);
+	const int g = mm_divisor(p->sc, ma, mi);
+	const int64_t max8 = start8_max(p->sc, ma, mi, g);
 	int64_t n_items = 0;
 	for (int64_t k = 0; k < n; k++) {
 		const nw_result_t *rs = &res[k];
@@ -468,7 +472,7 @@ int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int
 		int64_t start = t_out, maxq = 0, maxr = 0;
 		for (int64_t t = 0; t < n_items; t++) {
 			const nw_result_t *rs = &res[items[t].idx];
-			if (start8_fits(p->sc, ma, mi, rs->score) == wide)
+			if ((rs->score / g <= max8) == wide)
 				continue;
 			int64_t nq = rs->qend > maxq ? rs->qend : maxq, nr = rs->rend > maxr ? rs->rend : maxr;
 			if (t_out > start && (t_out - start == vl || !fits16(p->sc, 0, 0, nq, nr))) {
@@ -883,7 +887,7 @@ static int group_starts(nw_workspace_t *ws, const nw_align_params_t *p, int isa,
 
 /* The starts of group g of a plan of starts: one reverse pass over the lanes' reversed
  * prefixes, within the widest of their bands. narrow: in 8-bit lanes, twice as many, the
- * scores divided by their common divisor (start8_fits holds for every pair), each lane's
+ * scores divided by their common divisor (every pair's at most start8_max), each lane's
  * cells offset so that its score is the lanes' top value (inter_kernel.h). */
 static int starts_group(nw_workspace_t *ws, const nw_align_params_t *p, int isa, int lanes,
 			int narrow, int used, const int64_t *idx, uint8_t *const *q,
