@@ -84,7 +84,8 @@
  * within the band (nw_inter_start_band), each of whose cells is computed from its
  * predecessors on the path: such a cell holds the target as in the full pass, and a cell
  * below the target stays below it. The first cell to reach the target, by column and then
- * row, is the full pass's. *
+ * row, is the full pass's.
+ *
  * In 8-bit lanes a banded pass offsets each lane's cells by LANE_MAX - target (the lane's
  * target is then its top value), so that they span target - 255 .. target, and saturate
  * below that. It is exact for targets (of the divided scores) up to 254. A cell's value
@@ -93,10 +94,11 @@
  * path that reaches the target passes no cell below 0 (the rest of it would score more
  * than the target), and cells of 0 and above lie within the lane's range: they are
  * exact. A cell below the range holds LANE_MIN, the value target - 255 <= -1, and a
- * border value below the lanes' range enters as LANE_MIN plus the offset, whose value is
- * -128: either way a raised cell's value is at most -1, and a path on from it gains at
- * most the target (the score of a local alignment), so whatever descends from a raised
- * cell stays below the target. The first cell to reach the target is the 16-bit pass's.
+ * border value below the lanes' range enters as LANE_MIN plus the offset (the value
+ * -128, or that floor): either way a raised cell's value is at most -1, and a path on
+ * from it gains at most the target (the score of a local alignment), so whatever
+ * descends from a raised cell stays below the target. The first cell to reach the
+ * target is the 16-bit pass's.
  */
 
 /* Lane l of vector v in memory. */
@@ -111,8 +113,8 @@
 #endif
 /* The lane's top value: a cell at a threshold of LANE_MAX is never above it. */
 #define LANE_MAX (-(LANE_MIN) - 1)
-/* Lane l's target as the lane holds it: a narrow pass with track TARGET offsets each lane
- * by LANE_MAX - target (see above). */
+/* Lane l's target as the lane holds it: a narrow match/mismatch pass with track TARGET
+ * (the starts' banded passes) offsets each lane by LANE_MAX - target (see above). */
 #define OFFSET_LANES(p) (LANE_BITS == 8 && (p)->form == INTER_MM && (p)->track == DP_TRACK_TARGET)
 #define TARGET_AT(p, l) (OFFSET_LANES(p) ? LANE_MAX : (p)->target[l])
 
