@@ -31,7 +31,7 @@
  * to the long kernel; NW_GPU_SLICE=k plans batch runs in slices of k problems;
  * NW_GPU_WIDE=1 runs the long kernel in 64 bits (NW_GPU_LONG_DIAG=1: by anti-diagonals
  * even where it would take the staircase); NW_GPU_TIMING=1 prints the GPU time of each
- * pass to stderr; NW_GPU_PROF=0 never uses the profile scorer,
+ * pass to stderr (a batch run's with its cells and the cells it swept: nw_plan_cells); NW_GPU_PROF=0 never uses the profile scorer,
  * =2 uses it for every table-scored forward pass (even one query a problem). Benchmark
  * hooks of the long kernel (gpu_long.cu): NW_GPU_LONG_PRUNE=0 skips no tile,
  * NW_GPU_LONG_STAIR_WARPS=k runs the staircase on k warps, NW_GPU_LONG_TC=k and
@@ -242,8 +242,11 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	if (verbose) {
 		float tu = 0;
 		NW_CUDA_CHECK(g, cudaEventElapsedTime(&tu, g->ev[2], g->ev[1]));
-		fprintf(stderr, "nw_gpu   batch %zu problems (%zu big first), %zu slices: planned and queued %.1f ms, then waited %.1f ms, after %.1f ms; kernels %.3f ms, %.3f ms from the first upload\n",
-			n, n_big, ranges.size(), 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1), 1e3 * (nw_now() - tp2), t, tu);
+		double real = 0, swept = 0;
+		for (size_t k = 0; k < ranges.size(); k++) nw_plan_cells(ps, pl.slices[k], &real, &swept);
+		fprintf(stderr, "nw_gpu   batch %zu problems (%zu big first), %zu slices: planned and queued %.1f ms, then waited %.1f ms, after %.1f ms; kernels %.3f ms, %.3f ms from the first upload; cells %.4g, swept %.4g (%.1f %%)\n",
+			n, n_big, ranges.size(), 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1), 1e3 * (nw_now() - tp2), t, tu,
+			real, swept, swept > 0 ? 100.0 * real / swept : 0.0);
 	}
 	return 0;
 }

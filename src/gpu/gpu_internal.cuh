@@ -237,6 +237,11 @@ bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t ta
  * threads at once (each with its own sp) once nw_plan_warm has run for the pass. */
 int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &sp, const nw_pass_t &ps, const nw_scoring_t *sc,
 		  const int32_t *ids, size_t n_ids, int wide32, bool prof_ok);
+/* The cells of sp's launches (timing output): *real, the problems' m x n; *swept, what
+ * the batch kernel sweeps without bands: a warp's items run as many stripes of G x R rows
+ * as the most any of them needs, each of as many steps (columns plus the G - 1 of the
+ * wavefront's fill) as its widest, 64 cells a thread a step (R rows, two lanes). */
+void nw_plan_cells(const nw_pass_t &ps, const nw_slice_plan_t &sp, double *real, double *swept);
 /* Fill the caches the planner reads (occupancy of every shape of the pass's kind, length
  * classes), so that planning threads only read them. */
 void nw_plan_warm(nw_gpu_t *g, int kc, const nw_scoring_t *sc);

@@ -251,6 +251,25 @@ void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, i
 		while ((int64_t)(items.size() - first) % gpw) items.push_back(empty);
 }
 
+void nw_plan_cells(const nw_pass_t &ps, const nw_slice_plan_t &sp, double *real, double *swept)
+{
+	for (const nw_launch_t &l : sp.launches) {
+		const int64_t SR = (int64_t)l.G * l.R, gpw = 32 / l.G;
+		for (int64_t w = 0; w < l.count; w += gpw) {
+			int64_t ns = 0, steps = 0;
+			for (int64_t x = w; x < w + gpw && x < l.count; x++) {
+				const nw_item_t &it = sp.items[(size_t)(l.first + x)];
+				if (it.a < 0) continue;
+				const nw_job_t &a = ps.jobs[it.a], &b = ps.jobs[it.b];
+				*real += (double)a.m * (double)a.n + (it.b != it.a ? (double)b.m * (double)b.n : 0);
+				ns = std::max(ns, (std::max(a.m, b.m) + SR - 1) / SR);
+				steps = std::max(steps, std::max(a.n, b.n) + l.G - 1);
+			}
+			*swept += (double)ns * (double)steps * 64.0 * l.R;
+		}
+	}
+}
+
 /* ---------------------------------------------------------------- one width */
 void nw_plan_warm(nw_gpu_t *g, int kc, const nw_scoring_t *sc)
 {
