@@ -423,10 +423,8 @@ int nw_inter_starts_grouped(const nw_align_params_t *p)
 static int64_t start8_max(const nw_scoring_t *sc, int ma, int mi, int g)
 {
 	const char *env = getenv("NWALIGN_CPU_INTER"); /* 16: 16-bit lanes only */
-	return ma / g <= 127 && -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127 &&
-			       !(env && !strcmp(env, "16"))
-		       ? 254
-		       : -1;
+	const int fits = ma / g <= 127 && -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127;
+	return fits && !(env && !strcmp(env, "16")) ? 254 : -1;
 }
 
 int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int64_t n, int isa,
