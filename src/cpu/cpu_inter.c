@@ -113,15 +113,27 @@ static int mm_divisor(const nw_scoring_t *sc, int ma, int mi)
 	return g > 0 ? g : 1;
 }
 
+/* 1 when a match/mismatch scoring divided by g (mm_divisor) fits the 8-bit local and
+ * banded passes' arithmetic: a step's match, mismatch and gap opening within a lane. */
+static int mm8_scores_ok(const nw_scoring_t *sc, int ma, int mi, int g)
+{
+	return ma / g <= 127 && -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127;
+}
+
+/* 1 when NWALIGN_CPU_INTER=16 keeps every group in 16-bit lanes (tests, benchmarks). */
+static int only16(void)
+{
+	const char *env = getenv("NWALIGN_CPU_INTER");
+	return env && !strcmp(env, "16");
+}
+
 /* 1 when the local groups of a match/mismatch plan for end cells may run in 8-bit lanes
- * (inter_kernel.h: cells 0..255 of the divided scores; the reverse passes for the starts
- * run apart, in 16 bits). */
+ * (inter_kernel.h: cells 0..255 of the divided scores; the starts are found apart, in the
+ * groups of nw_inter_plan_starts). */
 static int local8_ok(const nw_align_params_t *p, int ma, int mi)
 {
-	const nw_scoring_t *sc = p->sc;
-	const int g = mm_divisor(sc, ma, mi);
-	return p->mode == NW_MODE_LOCAL && p->ends_only && ma > 0 && ma / g <= 127 &&
-	       -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127;
+	return p->mode == NW_MODE_LOCAL && p->ends_only && ma > 0 &&
+	       mm8_scores_ok(p->sc, ma, mi, mm_divisor(p->sc, ma, mi));
 }
 
 /* 1 when a local pair's score stays below 255 in the divided scores (local8_ok; ma8: the
@@ -285,8 +297,7 @@ int nw_inter_plan_paths(const nw_align_params_t *p, const nw_batch_t *qb, const 
 	const int off = env && !strcmp(env, "0");
 	const int local8 = mm && !paths && local8_ok(p, ma, mi);
 	const int64_t ma8 = local8 ? ma / mm_divisor(p->sc, ma, mi) : 0;
-	plan->narrow = !paths && (mm ? diff_ok(p, ma) || local8 : narrow_ok(p)) &&
-		       !(env && !strcmp(env, "16"));
+	plan->narrow = !paths && (mm ? diff_ok(p, ma) || local8 : narrow_ok(p)) && !only16();
 	sort_item_t *items = NULL;
 	int64_t n_items = 0, n_fit8 = 0; /* local8: the grouped pairs that cannot saturate */
 	if ((paths || !p->starts_only) && !off && n > 0) {
@@ -422,9 +433,7 @@ int nw_inter_starts_grouped(const nw_align_params_t *p)
  * arithmetic, else -1 (none). */
 static int64_t start8_max(const nw_scoring_t *sc, int ma, int mi, int g)
 {
-	const char *env = getenv("NWALIGN_CPU_INTER"); /* 16: 16-bit lanes only */
-	const int fits = ma / g <= 127 && -mi / g <= 128 && (sc->gap_open + sc->gap_extend) / g <= 127;
-	return fits && !(env && !strcmp(env, "16")) ? 254 : -1;
+	return mm8_scores_ok(sc, ma, mi, g) && !only16() ? 254 : -1;
 }
 
 int nw_inter_plan_starts(const nw_align_params_t *p, const nw_result_t *res, int64_t n, int isa,

@@ -115,8 +115,8 @@
 #define LANE_MAX (-(LANE_MIN) - 1)
 /* Lane l's target as the lane holds it: a narrow match/mismatch pass with track TARGET
  * (the starts' banded passes) offsets each lane by LANE_MAX - target (see above). */
-#define OFFSET_LANES(p) (LANE_BITS == 8 && (p)->form == INTER_MM && (p)->track == DP_TRACK_TARGET)
-#define TARGET_AT(p, l) (OFFSET_LANES(p) ? LANE_MAX : (p)->target[l])
+#define OFFSET_LANES(form, track) (LANE_BITS == 8 && (form) == INTER_MM && (track) == DP_TRACK_TARGET)
+#define TARGET_AT(p, l) (OFFSET_LANES((p)->form, (p)->track) ? LANE_MAX : (p)->target[l])
 
 /* MAX, a row with a cell above thr: each column's cells above its largest so far (cm[c],
  * from the lanes' best when the block began) become its largest, at row i; thr becomes
@@ -219,13 +219,14 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 	int found[VL];
 	int pending = 0;
 	/* a boundary cell of value v (offset lanes: each lane's own, see above) */
+	const int offset = OFFSET_LANES(form, track);
 	V voff = vZ;
-	if (OFFSET_LANES(p)) {
+	if (offset) {
 		for (int l = 0; l < VL; l++)
 			tmp[l] = (LT)(LANE_MAX - p->target[l]);
 		voff = vload(tmp);
 	}
-#define BORDER(v) vadds(vset1(LANE_VAL(v)), voff)
+#define BORDER(v) (offset ? vadds(vset1(LANE_VAL(v)), voff) : vset1(LANE_VAL(v)))
 
 	for (int64_t i = 1; i <= rows; i++) {
 		vstore(&H[i], banded && i > below ? vNEG : local ? vzero : BORDER(-(O + i * X)));
