@@ -31,8 +31,9 @@
  * to the long kernel; NW_GPU_SLICE=k plans batch runs in slices of k problems;
  * NW_GPU_WIDE=1 runs the long kernel in 64 bits (NW_GPU_LONG_DIAG=1: by anti-diagonals
  * even where it would take the staircase); NW_GPU_TIMING=1 prints the GPU time of each
- * pass to stderr (a batch run's with its cells and the cells it swept: nw_plan_cells); NW_GPU_PROF=0 never uses the profile scorer,
- * =2 uses it for every table-scored forward pass (even one query a problem). Benchmark
+ * pass to stderr (a batch run's with its cells and the cells it swept: nw_plan_cells);
+ * NW_GPU_PROF=0 never uses the profile scorer, =2 uses it for every table-scored forward
+ * pass (even one query a problem). Benchmark
  * hooks of the long kernel (gpu_long.cu): NW_GPU_LONG_PRUNE=0 skips no tile,
  * NW_GPU_LONG_STAIR_WARPS=k runs the staircase on k warps, NW_GPU_LONG_TC=k and
  * NW_GPU_LONG_BAND_TC=k set the anti-diagonals' tile width. Hooks of the path engine
