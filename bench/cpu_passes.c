@@ -62,9 +62,12 @@ static void pass(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batc
 	if ((p->starts_only ? nw_inter_plan_starts(p, res, n, isa, &plan)
 			    : nw_inter_plan_paths(p, qb, rb, pairs, NULL, n, isa, &plan)) < 0)
 		die("out of memory for a plan");
-	for (int64_t g = 0; g < plan.n_groups; g++)
+	for (int64_t g = 0; g < plan.n_groups; g++) {
+		if (g + 1 < plan.n_groups) /* as the pipeline's workers do, far from the end */
+			nw_inter_group_prefetch(qb, rb, pairs, &plan, g + 1);
 		if (nw_inter_group(ws, p, qb, rb, pairs, &plan, g, res) < 0)
 			die("a group failed");
+	}
 	for (int64_t k = 0; k < plan.n_rest; k++) {
 		const nw_pair_t *x = &pairs[plan.rest[k]];
 		nw_batch_unpack(qb, x->q, q);
