@@ -4,11 +4,11 @@
  * Each lane's codes (bytes below NW_MAX_CODES, as nw_batch_unpack leaves them) go through
  * a table of NW_MAX_CODES elements; past the lane's length comes the pad. This transposes
  * 16 to 64 short sequences for every group pass, so SSE4.1 and AVX2 take tiles of 16
- * lanes x 16 positions through byte transposes, and AVX-512BW four positions of a lane in
- * one 32-bit gather (the faster of the two on each); the portable loop is their scalar twin
- * (and what the generic set, and lane counts that are not a multiple of 16, run). The
- * gathers read up to NW_LANE_SLACK bytes before and after each sequence (and discard them):
- * the caller's buffers must have them.
+ * lanes x 16 or 32 positions through byte transposes, and AVX-512BW four positions of a
+ * lane in one 32-bit gather (the faster of the two on each); the portable loop is their
+ * scalar twin (and what the generic set, and lane counts that are not a multiple of 16,
+ * run). The gathers read up to NW_LANE_SLACK bytes before and after each sequence (and
+ * discard them): the caller's buffers must have them.
  */
 #ifndef NW_LANE_CODES_H
 #define NW_LANE_CODES_H
