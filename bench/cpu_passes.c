@@ -150,14 +150,16 @@ int main(int argc, char **argv)
 	}
 	uint64_t check = 1469598103934665603ull; /* FNV-1a over every result's numbers */
 	for (int64_t k = 0; k < n; k++) {
-		const int64_t v[5] = {res[k].score, res[k].qstart, res[k].qend, res[k].rstart, res[k].rend};
+		const int64_t v[5] = {res[k].score, res[k].qstart, res[k].qend, res[k].rstart,
+				      res[k].rend};
 		for (int x = 0; x < 5; x++)
 			check = (check ^ (uint64_t)v[x]) * 1099511628211ull;
 	}
 	qsort(t, (size_t)runs, sizeof *t, by_value);
 	printf("%lld pairs, %.3g cells, %s, %s%s: best %.4f s (%.2f GCUPS), median %.4f s of %d "
 	       "runs; check %016llx\n",
-	       (long long)n, cells, mode == NW_MODE_GLOBAL ? "global" : mode == NW_MODE_LOCAL ? "local" : "semiglobal",
+	       (long long)n, cells,
+	       mode == NW_MODE_GLOBAL ? "global" : mode == NW_MODE_LOCAL ? "local" : "semiglobal",
 	       nw_cpu_isa_name(nw_cpu_isa()), apart ? ", ends then starts" : "", t[0],
 	       cells / t[0] / 1e9, t[runs / 2], runs, (unsigned long long)check);
 	return 0;

@@ -4,13 +4,14 @@
  *
  * A tile loads TW positions of each of its 16 lanes (one load a lane, byte-reversed for
  * reversed lanes; a lane's last, partial tile is copied into a buffer first, so that
- * nothing outside a sequence is read) and transposes them with four rounds of byte unpacks (each
- * round moves the row index's top bit to the bottom of the column index: after four the
- * two have swapped). Unpacks work within each 16-byte half of a vector, so a 32-byte tile
- * is two 16 x 16 transposes side by side: afterwards vector k holds position k of the 16
- * lanes in its low half and position 16 + k in its high half. Each position's 16 codes
- * then go through the table (two 16-byte lookups, one a byte of the element), the pad
- * goes past each lane's length, and each half is stored as its position's row.
+ * nothing outside a sequence is read) and transposes them with four rounds of byte
+ * unpacks (each round moves the row index's top bit to the bottom of the column index:
+ * after four the two have swapped). Unpacks work within each 16-byte half of a vector,
+ * so a 32-byte tile is two 16 x 16 transposes side by side: afterwards vector k holds
+ * position k of the 16 lanes in its low half and position 16 + k in its high half. Each
+ * position's 16 codes then go through the table (two 16-byte lookups, one a byte of the
+ * element), the pad goes past each lane's length, and each half is stored as its
+ * position's row.
  */
 #if defined(TILE_SSE41)
 #define T __m128i
@@ -129,9 +130,10 @@ static T_TARGET void T_FN(lane_fill_tiles)(const nw_lane_fill_t *f, void *dst,
 				const T in = tcmpgt(havev, tadd(pos, tset1(k)));
 				const T vlo = tblendv(pad_lo, T_FN(lut32)(r[k], lo0, lo1), in);
 				if (f->bytes == 1) {
-					for (int h = 0; h < TW / 16 && 16 * h + k < left; h++)
-						_mm_storeu_si128((__m128i *)((int8_t *)dst + (j0 + 16 * h + k) * vl + c0),
-								 thalf(vlo, h));
+					for (int h = 0; h < TW / 16 && 16 * h + k < left; h++) {
+						int8_t *at = (int8_t *)dst + (j0 + 16 * h + k) * vl + c0;
+						_mm_storeu_si128((__m128i *)at, thalf(vlo, h));
+					}
 					continue;
 				}
 				const T vhi = tblendv(pad_hi, T_FN(lut32)(r[k], hi0, hi1), in);
