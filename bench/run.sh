@@ -20,6 +20,13 @@
 #      nwalign index (A-large-nwdb, A-50x-nwdb; the index's own time on its row); and
 #      A-large with --max-memory half its database, read in 2 partitions (A-oversize, from
 #      FASTA and from the database), its output checked against A-large's
+#   A, A-large and A-50x also run CUDASW++4.0 beside nwalign when CUDASW4 names the folder
+#   where its `align` and `makedb` were built (github.com/asbschmidt/CUDASW4, `make align
+#   makedb` with -arch=sm_90): makedb once per database (its own row, as nwalign index),
+#   then `align --dpx --top 1 --mat blosum62 --gop -11 --gex -1 --tsv --of FILE` on it
+#   (its gaps of L cost 11 + (L - 1), nwalign's 10/1), RUNS runs, median kept; each
+#   query's best score is compared with nwalign's --top 1 line, and the nwalign row's
+#   result line gets peer_wall_s (CUDASW++'s whole command, reading its prebuilt database)
 #
 # Every nwalign command runs RUNS times (median kept; peak RSS by /usr/bin/time where
 # present, the largest of the runs), and once more on one engine (NW_GPU_LANES=1), whose
@@ -39,6 +46,7 @@
 #   -o DIR  where inputs, outputs and the report go [bench/out]
 # The report (a RESULTS.md section ending in `result` lines) is written to OUTDIR/report.md.
 # COMMIT=HASH names the commit where the tree has no .git (a copied working tree).
+# CUDASW4=DIR: CUDASW++4.0's build folder (see above); unset, no CUDASW++ rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -143,7 +151,7 @@ run_floor() {
 # run_peer NAME TOOL CELLS THREADS COMMAND...: a timed run of a peer (PEER_RUNS runs, the
 # median kept; one by default)
 run_peer() {
-	local name=$1 tool=$2 cells=$3 threads=$4 t0 t1 wall gw walls=()
+	local name=$1 tool=$2 cells=$3 threads=$4 t0 t1 wall gw walls=() k
 	shift 4
 	for ((k = 0; k < ${PEER_RUNS:-1}; k++)); do
 		t0=$(now)
@@ -159,6 +167,46 @@ run_peer() {
 	gw=$(awk -v c="$cells" -v t="$wall" 'BEGIN {printf "%.1f", c / t / 1e9}')
 	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name" "$tool" "$cells" "$wall" - - "$gw" - >>"$TABLE"
 	RESULTS+=("result $name-$tool wall_gcups=$gw wall_s=$wall threads=$threads commit=$COMMIT")
+}
+
+# run_cudasw NAME CELLS QUERIES DB_FASTA: CUDASW++4.0 beside nwalign's row NAME (when
+# CUDASW4 is set): its database made once (timed once), RUNS runs of align, the top-hit
+# scores against nwalign's NAME.out, and peer_wall_s on NAME's result line
+run_cudasw() {
+	local name=$1 cells=$2 q=$3 dbfa=$4 t0 t1 wall eq nq
+	[ -n "${CUDASW4:-}" ] && [ -x "$CUDASW4/align" ] && [ -x "$CUDASW4/makedb" ] || return 0
+	mkdir -p "$IN/cudasw"
+	t0=$(now)
+	if ! "$CUDASW4/makedb" "$dbfa" "$IN/cudasw/$name" >"$OUTDIR/$name.makedb.err" 2>&1; then
+		echo "$name cudasw4: makedb failed, left out: $(tail -n 1 "$OUTDIR/$name.makedb.err")" >&2
+		return 0
+	fi
+	t1=$(now)
+	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name-makedb" cudasw4 - "$(elapsed "$t0" "$t1")" - - - - >>"$TABLE"
+	RESULTS+=("result $name-cudasw4-makedb wall_s=$(elapsed "$t0" "$t1") commit=$COMMIT")
+	PEER_RUNS=$RUNS run_peer "$name" cudasw4 "$cells" "$THREADS" "$CUDASW4/align" --dpx --top 1 --mat blosum62 \
+		--gop -11 --gex -1 --tsv --of "$OUTDIR/$name.cudasw4.tsv" --query "$q" --db "$IN/cudasw/$name"
+	[ -s "$OUTDIR/$name.cudasw4.tsv" ] || return 0
+	wall=$(awk -v n="$name" '$1 == n && $2 == "cudasw4" {print $4}' "$TABLE" | tail -n 1)
+	[[ $wall =~ ^[0-9.]+$ ]] || return 0 # run_peer said why
+	# CUDASW++'s TSV (--of; its progress goes to standard output): query number, query
+	# length, header, result number, score, ...; its best score a query against column 10
+	# of nwalign's line for the same query
+	awk -F'\t' '$1 ~ /^[0-9]+$/ && $4 == 0 {print $1, $5}' "$OUTDIR/$name.cudasw4.tsv" >"$OUTDIR/$name.cudasw4.top"
+	awk -F'\t' '{print NR - 1, $10}' "$OUTDIR/$name.out" >"$OUTDIR/$name.nwalign.top"
+	eq=$(awk 'NR == FNR {best[$1] = $2; next} ($1 in best) && best[$1] == $2' \
+		"$OUTDIR/$name.cudasw4.top" "$OUTDIR/$name.nwalign.top" | wc -l)
+	nq=$(wc -l <"$OUTDIR/$name.nwalign.top")
+	RESULTS+=("result $name-tophits equal=$eq queries=$nq peer=cudasw4 commit=$COMMIT")
+	echo "$name top-hit scores equal to CUDASW++4.0's: $eq of $nq queries" >&2
+	awk 'NR == FNR {best[$1] = $2; next} !($1 in best) || best[$1] != $2 {print "  query " $1 ": nwalign " $2 ", CUDASW++ " (($1 in best) ? best[$1] : "none")}' \
+		"$OUTDIR/$name.cudasw4.top" "$OUTDIR/$name.nwalign.top" | head -n 5 >&2
+	local k
+	for k in "${!RESULTS[@]}"; do
+		case ${RESULTS[$k]} in
+		"result $name gcups="*) RESULTS[$k]="${RESULTS[$k]/ gpu=/ peer_wall_s=$wall peer=cudasw4 gpu=}" ;;
+		esac
+	done
 }
 
 if [[ $WHICH == *A* ]]; then
@@ -183,6 +231,8 @@ if [[ $WHICH == *A* ]]; then
 			echo "A top-hit scores equal to parasail's: $eq of $nq queries" >&2
 		fi
 	fi
+	[ -s "$IN/A_db.fa" ] || gzip -cd "$db" >"$IN/A_db.fa"
+	run_cudasw A "$cells" "$q" "$IN/A_db.fa"
 fi
 
 if [[ $WHICH == *S* ]]; then
@@ -198,6 +248,7 @@ if [[ $WHICH == *S* ]]; then
 		cells=$(cells_all "$IN/S_q100.fa" "$IN/S_db$k.fa")
 		run_nw "$name" "$cells" $((100 * 20000 * k)) -q "$IN/S_q100.fa" -r "$IN/S_db$k.fa" -m local \
 			--matrix blosum62 --gap-open 10 --gap-extend 1 --top 1 --no-header
+		run_cudasw "$name" "$cells" "$IN/S_q100.fa" "$IN/S_db$k.fa"
 		[ "$k" = 10 ] && run_nw A-large-blast6 "$cells" $((100 * 20000 * k)) -q "$IN/S_q100.fa" \
 			-r "$IN/S_db$k.fa" -m local --matrix blosum62 --gap-open 10 --gap-extend 1 --top 1 -f blast6
 		# the same database packed once by nwalign index (made once, timed once)
@@ -294,7 +345,7 @@ fi
 	echo "## $(date -u '+%Y-%m-%d %H:%M') UTC, GPU workloads, commit $COMMIT"
 	echo
 	echo "- GPU: $GPU; host: $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1))"
-	echo "- nwalign: median of $RUNS runs; peers: one run (GASAL2: median of $RUNS), $THREADS threads unless noted"
+	echo "- nwalign: median of $RUNS runs; peers: one run (GASAL2, CUDASW++4.0: median of $RUNS), $THREADS threads unless noted"
 	echo "- command: bench/run.sh -n $RUNS -w $WHICH"
 	echo
 	echo '```'
