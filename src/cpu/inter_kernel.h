@@ -172,6 +172,15 @@ static inline ISA_TARGET V ISA_FN(target_thr)(const inter_pass_t *p, const int *
 	return vload(t);
 }
 
+/* MAX: the lanes' bests (best_s, in scores) as the lanes hold them (plus zero). */
+static inline ISA_TARGET V ISA_FN(lanes_best)(const int32_t *best_s, int zero)
+{
+	_Alignas(64) LT t[VL];
+	for (int l = 0; l < VL; l++)
+		t[l] = (LT)(best_s[l] + zero);
+	return vload(t);
+}
+
 /* Streams: segment s's best (a lane's best_s, best_row, best_col) into its result. */
 static inline ISA_TARGET void ISA_FN(seg_out)(const inter_pass_t *p, int32_t s, int32_t score,
 					      int32_t row, int32_t col)
@@ -325,9 +334,7 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			for (int l = 0; l < VL; l++)
 				tmp[l] = (LT)(fresh >> l & 1);
 			anew = vcmpeq(vload(tmp), v1);
-			for (int l = 0; l < VL; l++)
-				tmp[l] = (LT)(best_s[l] + zero);
-			best = vload(tmp);
+			best = ISA_FN(lanes_best)(best_s, zero);
 		}
 		V diag[B], f[B], R[B], colmax[B], colrow[B];
 		int top_here[B];
@@ -367,12 +374,15 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 			R[c] = vload((const LT *)p->rc + (j - 1) * VL);
 			if (watch && track == DP_TRACK_MAX)
 				vstore(cm[c], best);
-			colmax[c] = vNEG;
-			colrow[c] = vZ;
+			if (dense) { /* (watched passes keep their columns' bests in cm, crow) */
+				colmax[c] = vNEG;
+				colrow[c] = vZ;
 #if LANE_BITS == 8
-			cmax[c] = vNEG;
-			crows[c] = cchunk[c] = vZ;
-#else
+				cmax[c] = vNEG;
+				crows[c] = cchunk[c] = vZ;
+#endif
+			}
+#if LANE_BITS != 8
 			fext[c] = VMZERO;
 #endif
 			if (form == INTER_PROFILE || form == INTER_ANCHORED) { /* P[c][x] lane l: x vs column j */
@@ -529,9 +539,8 @@ ISA_FN(pass_body)(const inter_pass_t *p, inter_hits_t *out, const int form, cons
 						best_row[l] = crow[c][l];
 						best_col[l] = (int32_t)j;
 					}
-					tmp[l] = (LT)(best_s[l] + zero);
 				}
-				best = vload(tmp);
+				best = ISA_FN(lanes_best)(best_s, zero);
 				break;
 			}
 			case DP_TRACK_LASTROW:
