@@ -4,8 +4,8 @@
 # (NWALIGN_CPU_INTER=0, the engine that diff_parasail and unit_cpu check against parasail
 # and the full-matrix oracle): scores, coordinates and CIGARs, on the bundled reads, on the
 # bundled globins all against all, and, when the shared data folder is there, on real
-# proteins (mm_query50 x mm_db2k samples, BLOSUM62). -v must name the set that ran, and an
-# unknown name must be refused. unit_pack passes under each set (the reader's packing).
+# proteins (mm_query50 x mm_db2k samples, BLOSUM62). -v must name the set that ran, its
+# names must be taken as well, and an unknown name must be refused. unit_pack passes under each set (the reader's packing).
 set -u
 . "${top_srcdir:-.}/tests/testlib.sh"
 
@@ -43,6 +43,17 @@ for isa in generic sse41 avx2 avx512; do
 	fi
 done
 case $isas in *generic*) ok ;; *) bad "the generic kernels did not run" ;; esac
+# the names -v prints are taken too
+for shown in sse4.1 avx512bw; do
+	case $shown in sse4.1) isa=sse41 ;; *) isa=avx512 ;; esac
+	case " $isas " in *" $isa "*) ;; *) continue ;; esac
+	if NWALIGN_CPU_ISA=$shown "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" --backend cpu -v \
+		>/dev/null 2>"$tmp/v.err" && head -n 1 "$tmp/v.err" | grep -q "backend cpu ($shown)"; then
+		ok
+	else
+		bad "NWALIGN_CPU_ISA=$shown (as -v names $isa): $(head -n 1 "$tmp/v.err")"
+	fi
+done
 
 # check NAME ARGS...: every set against the per-pair engine
 check() {

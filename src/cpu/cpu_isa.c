@@ -35,6 +35,12 @@ int nw_cpu_isa_supported(nw_isa_t isa)
 static nw_isa_t chosen;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* want names set k: its variable's name, or the one -v prints */
+static int isa_named(const char *want, int k)
+{
+	return !strcmp(want, env_names[k]) || !strcmp(want, names[k]);
+}
+
 static void choose(void)
 {
 	nw_isa_t best = NW_ISA_GENERIC;
@@ -48,7 +54,7 @@ static void choose(void)
 	if (!want || !*want)
 		return;
 	for (int k = 0; k < NW_ISA_COUNT; k++)
-		if (!strcmp(want, env_names[k])) {
+		if (isa_named(want, k)) {
 			if (nw_cpu_isa_supported((nw_isa_t)k))
 				chosen = (nw_isa_t)k;
 			else
@@ -65,9 +71,9 @@ int nw_cpu_isa_check_env(char *err, size_t errlen)
 	if (!want || !*want)
 		return 0;
 	for (int k = 0; k < NW_ISA_COUNT; k++)
-		if (!strcmp(want, env_names[k]))
+		if (isa_named(want, k))
 			return 0;
-	snprintf(err, errlen, "NWALIGN_CPU_ISA=%s: not one of generic, sse41, avx2, avx512", want);
+	snprintf(err, errlen, "NWALIGN_CPU_ISA=%s: not one of generic, sse41, avx2, avx512 (or sse4.1, avx512bw, as -v names them)", want);
 	return NW_ERR_USAGE;
 }
 
