@@ -149,7 +149,10 @@ int nw_striped_pass(nw_workspace_t *ws, const st_pass_t *p, dp_hit_t *hit)
 	return pass_for(isa, 1)(ws->simd, p, p->n, hit);
 }
 
-/* ---------------------------------------------------------------- teams */
+/* ---------------------------------------------------------------- teams
+ * The stripes of a team run at once or not at all: each waits on the edge of the one above,
+ * so the team cannot use team.h, which runs a block whose thread did not start after the
+ * others have ended (here that stripe's neighbours would wait for it forever). */
 
 typedef struct {
 	striped_fn fn;

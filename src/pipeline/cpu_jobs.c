@@ -224,6 +224,9 @@ static int run_job(run_t *run, const nw_align_params_t *p, const nw_batch_t *qb,
 				 ? threads / (int)parts[0].n_left : 1;
 	for (int t = 0; t < nt; t++)
 		nw_workspace_set_team(run->cpu_ws[t], team, 0, 0);
+	/* (not team.h: between starting the workers and working itself, this thread plans
+	 * the other parts; a worker that did not start leaves its share to the others, who
+	 * take groups and pairs from the counters) */
 	int started = 0;
 	for (int t = 1; t < nt; t++, started++)
 		if (pthread_create(&tid[t], NULL, cpu_worker, &job) != 0)
