@@ -169,11 +169,27 @@ run_peer() {
 	RESULTS+=("result $name-$tool wall_gcups=$gw wall_s=$wall threads=$threads commit=$COMMIT")
 }
 
+# tophits NAME PEER LABEL: each query's best score by a peer (OUTDIR/NAME.PEER.top, lines
+# "query score", queries from 0) against column 10 of nwalign's --top 1 line for that query
+# (OUTDIR/NAME.out): a result line, and the first queries that differ
+tophits() {
+	local name=$1 peer=$2 label=$3 eq nq
+	awk -F'\t' '{print NR - 1, $10}' "$OUTDIR/$name.out" >"$OUTDIR/$name.nwalign.top"
+	eq=$(awk 'NR == FNR {best[$1] = $2; next} ($1 in best) && best[$1] == $2' \
+		"$OUTDIR/$name.$peer.top" "$OUTDIR/$name.nwalign.top" | wc -l)
+	nq=$(wc -l <"$OUTDIR/$name.nwalign.top")
+	RESULTS+=("result $name-tophits equal=$eq queries=$nq peer=$label commit=$COMMIT")
+	echo "$name top-hit scores equal to $label's: $eq of $nq queries" >&2
+	awk -v p="$label" 'NR == FNR {best[$1] = $2; next}
+		!($1 in best) || best[$1] != $2 {print "  query " $1 ": nwalign " $2 ", " p " " (($1 in best) ? best[$1] : "none")}' \
+		"$OUTDIR/$name.$peer.top" "$OUTDIR/$name.nwalign.top" | head -n 5 >&2
+}
+
 # run_cudasw NAME CELLS QUERIES DB_FASTA: CUDASW++4.0 beside nwalign's row NAME (when
 # CUDASW4 is set): its database made once (timed once), RUNS runs of align, the top-hit
 # scores against nwalign's NAME.out, and peer_wall_s on NAME's result line
 run_cudasw() {
-	local name=$1 cells=$2 q=$3 dbfa=$4 t0 t1 wall eq nq
+	local name=$1 cells=$2 q=$3 dbfa=$4 t0 t1 wall
 	[ -n "${CUDASW4:-}" ] && [ -x "$CUDASW4/align" ] && [ -x "$CUDASW4/makedb" ] || return 0
 	mkdir -p "$IN/cudasw"
 	t0=$(now)
@@ -190,17 +206,9 @@ run_cudasw() {
 	wall=$(awk -v n="$name" '$1 == n && $2 == "cudasw4" {print $4}' "$TABLE" | tail -n 1)
 	[[ $wall =~ ^[0-9.]+$ ]] || return 0 # run_peer said why
 	# CUDASW++'s TSV (--of; its progress goes to standard output): query number, query
-	# length, header, result number, score, ...; its best score a query against column 10
-	# of nwalign's line for the same query
+	# length, header, result number, score, ...
 	awk -F'\t' '$1 ~ /^[0-9]+$/ && $4 == 0 {print $1, $5}' "$OUTDIR/$name.cudasw4.tsv" >"$OUTDIR/$name.cudasw4.top"
-	awk -F'\t' '{print NR - 1, $10}' "$OUTDIR/$name.out" >"$OUTDIR/$name.nwalign.top"
-	eq=$(awk 'NR == FNR {best[$1] = $2; next} ($1 in best) && best[$1] == $2' \
-		"$OUTDIR/$name.cudasw4.top" "$OUTDIR/$name.nwalign.top" | wc -l)
-	nq=$(wc -l <"$OUTDIR/$name.nwalign.top")
-	RESULTS+=("result $name-tophits equal=$eq queries=$nq peer=cudasw4 commit=$COMMIT")
-	echo "$name top-hit scores equal to CUDASW++4.0's: $eq of $nq queries" >&2
-	awk 'NR == FNR {best[$1] = $2; next} !($1 in best) || best[$1] != $2 {print "  query " $1 ": nwalign " $2 ", CUDASW++ " (($1 in best) ? best[$1] : "none")}' \
-		"$OUTDIR/$name.cudasw4.top" "$OUTDIR/$name.nwalign.top" | head -n 5 >&2
+	tophits "$name" cudasw4 cudasw4
 	local k
 	for k in "${!RESULTS[@]}"; do
 		case ${RESULTS[$k]} in
@@ -223,12 +231,7 @@ if [[ $WHICH == *A* ]]; then
 		if [ -s "$OUTDIR/A.parasail.csv" ]; then
 			awk -F, '!($1 in m) || $5 > m[$1] {m[$1] = $5} END {for (q in m) print q, m[q]}' \
 				"$OUTDIR/A.parasail.csv" >"$OUTDIR/A.parasail.top"
-			awk -F'\t' '{print NR - 1, $10}' "$OUTDIR/A.out" >"$OUTDIR/A.nwalign.top"
-			eq=$(awk 'NR == FNR {best[$1] = $2; next} ($1 in best) && best[$1] == $2' \
-				"$OUTDIR/A.parasail.top" "$OUTDIR/A.nwalign.top" | wc -l)
-			nq=$(wc -l <"$OUTDIR/A.nwalign.top")
-			RESULTS+=("result A-tophits equal=$eq queries=$nq peer=parasail_sw_striped_16 commit=$COMMIT")
-			echo "A top-hit scores equal to parasail's: $eq of $nq queries" >&2
+			tophits A parasail parasail_sw_striped_16
 		fi
 	fi
 	[ -s "$IN/A_db.fa" ] || gzip -cd "$db" >"$IN/A_db.fa"
