@@ -234,8 +234,10 @@ if [[ $WHICH == *A* ]]; then
 			tophits A parasail parasail_sw_striped_16
 		fi
 	fi
-	[ -s "$IN/A_db.fa" ] || gzip -cd "$db" >"$IN/A_db.fa"
-	run_cudasw A "$cells" "$q" "$IN/A_db.fa"
+	if [ -n "${CUDASW4:-}" ]; then
+		[ -s "$IN/A_db.fa" ] || gzip -cd "$db" >"$IN/A_db.fa"
+		run_cudasw A "$cells" "$q" "$IN/A_db.fa"
+	fi
 fi
 
 if [[ $WHICH == *S* ]]; then
