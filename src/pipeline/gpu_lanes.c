@@ -39,18 +39,17 @@ void nw_lanes_init(nw_lanes_t *l, nw_gpu_t *g0, const nw_opt_t *opt)
 	l->g[0] = g0;
 	l->device = opt->device;
 	l->min_pairs = NW_LANE_MIN_PAIRS;
-	/* as many as the host threads allow, up to 4, and from 16 threads on 6 for runs with
-	 * paths and 8 for --top runs: each lane's thread does its engine's host work, which
-	 * sets the pace of calls with paths (turning path batches into CIGARs) and of --top
-	 * calls (planning a query's pairs with every reference while its stream idles), where
-	 * without them the reading does; but more engines add start-up and page-locked buffers
-	 * and take the cores that the feeder (two threads) and the write stage (formatting,
-	 * the paths' checks) need, which --top runs hardly use (bench/RESULTS.md, 2026-11-29);
-	 * one under --gpu-memory, which caps one engine's buffers */
-	l->n = opt->top > 0 && opt->threads >= 16		? 8
-	       : nw_opt_wants_path(opt) && opt->threads >= 16 ? 6
-	       : opt->threads < 4			? opt->threads
-							: 4;
+	/* as many as the host threads allow, up to 4, and for runs with paths or --top 6
+	 * from 16 threads on: each lane's thread does its engine's host work, which sets the
+	 * pace of calls with paths (turning path batches into CIGARs) and of --top calls
+	 * (planning a query's pairs with every reference while its stream idles), where without them
+	 * the reading does; but more engines add start-up and page-locked buffers and take the
+	 * cores that the feeder (two threads) and the write stage (formatting, the paths'
+	 * checks) need (8 engines for --top bought little speed for a fifth more memory:
+	 * bench/RESULTS.md, 2026-11-29); one under --gpu-memory, which caps one engine's
+	 * buffers */
+	l->n = (nw_opt_wants_path(opt) || opt->top > 0) && opt->threads >= 16 ? 6
+	       : opt->threads < 4 ? opt->threads : 4;
 	const char *e = getenv("NW_GPU_LANES"), *m = getenv("NW_GPU_LANE_MIN");
 	if (e && *e)
 		l->n = atoi(e);
