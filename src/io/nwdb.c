@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 #ifdef NW_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
+#else
+#include <zlib.h>
 #endif
 
 #include "nwdb.h"
@@ -85,7 +86,7 @@ static void encode_header(const header_t *h, uint8_t *p)
 		put64(p + 56 + 8 * s, h->off[s]);
 	put64(p + 104, h->file_size);
 	put32(p + 112, h->data_adler);
-	put32(p + 116, (uint32_t)adler32(1, p, 116));
+	put32(p + 116, db_adler(1, p, 116));
 }
 
 /* The arrays are written as they lie in memory: the format is little-endian. */
@@ -330,7 +331,7 @@ static int read_header(FILE *fp, const char *path, header_t *h, char *err, size_
 			 "it again)", (unsigned)h->version, NW_DB_VERSION);
 		return bad(path, what, err, errlen);
 	}
-	if (get32(p + 116) != (uint32_t)adler32(1, p, 116))
+	if (get32(p + 116) != db_adler(1, p, 116))
 		return bad(path, "its header is damaged (checksum)", err, errlen);
 	h->alphabet = get32(p + 12);
 	h->records = get64(p + 16);
