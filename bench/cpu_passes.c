@@ -63,7 +63,8 @@ static void pass(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batc
 			    : nw_inter_plan_paths(p, qb, rb, pairs, NULL, n, isa, &plan)) < 0)
 		die("out of memory for a plan");
 	for (int64_t g = 0; g < plan.n_groups; g++) {
-		if (g + 1 < plan.n_groups) /* as the pipeline's workers do, far from the end */
+		if (g + 1 < plan.n_groups) /* the next group ahead, as the pipeline's workers fetch
+					    * it (they stop near the end, for the others' sake) */
 			nw_inter_group_prefetch(qb, rb, pairs, &plan, g + 1);
 		if (nw_inter_group(ws, p, qb, rb, pairs, &plan, g, res) < 0)
 			die("a group failed");

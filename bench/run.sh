@@ -149,10 +149,11 @@ run_floor() {
 }
 
 # run_peer NAME TOOL CELLS THREADS COMMAND...: a timed run of a peer (PEER_RUNS runs, the
-# median kept; one by default)
+# median kept; one by default); PEER_WALL: that median, empty when the peer failed
 run_peer() {
 	local name=$1 tool=$2 cells=$3 threads=$4 t0 t1 wall gw walls=() k
 	shift 4
+	PEER_WALL=
 	for ((k = 0; k < ${PEER_RUNS:-1}; k++)); do
 		t0=$(now)
 		if ! "$@" >"$OUTDIR/$name.$tool.out" 2>"$OUTDIR/$name.$tool.err" 0<&-; then
@@ -167,6 +168,7 @@ run_peer() {
 	gw=$(awk -v c="$cells" -v t="$wall" 'BEGIN {printf "%.1f", c / t / 1e9}')
 	printf '%-10s %-9s %14s %9.3f %9s %10s %10s %12s\n' "$name" "$tool" "$cells" "$wall" - - "$gw" - >>"$TABLE"
 	RESULTS+=("result $name-$tool wall_gcups=$gw wall_s=$wall threads=$threads commit=$COMMIT")
+	PEER_WALL=$wall
 }
 
 # tophits NAME PEER LABEL: each query's best score by a peer (OUTDIR/NAME.PEER.top, lines
@@ -189,7 +191,7 @@ tophits() {
 # CUDASW4 is set): its database made once (timed once), RUNS runs of align, the top-hit
 # scores against nwalign's NAME.out, and peer_wall_s on NAME's result line
 run_cudasw() {
-	local name=$1 cells=$2 q=$3 dbfa=$4 t0 t1 wall
+	local name=$1 cells=$2 q=$3 dbfa=$4 t0 t1
 	[ -n "${CUDASW4:-}" ] && [ -x "$CUDASW4/align" ] && [ -x "$CUDASW4/makedb" ] || return 0
 	mkdir -p "$IN/cudasw"
 	t0=$(now)
@@ -202,9 +204,7 @@ run_cudasw() {
 	RESULTS+=("result $name-cudasw4-makedb wall_s=$(elapsed "$t0" "$t1") commit=$COMMIT")
 	PEER_RUNS=$RUNS run_peer "$name" cudasw4 "$cells" "$THREADS" "$CUDASW4/align" --dpx --top 1 --mat blosum62 \
 		--gop -11 --gex -1 --tsv --of "$OUTDIR/$name.cudasw4.tsv" --query "$q" --db "$IN/cudasw/$name"
-	[ -s "$OUTDIR/$name.cudasw4.tsv" ] || return 0
-	wall=$(awk -v n="$name" '$1 == n && $2 == "cudasw4" {print $4}' "$TABLE" | tail -n 1)
-	[[ $wall =~ ^[0-9.]+$ ]] || return 0 # run_peer said why
+	[ -n "$PEER_WALL" ] && [ -s "$OUTDIR/$name.cudasw4.tsv" ] || return 0 # run_peer said why
 	# CUDASW++'s TSV (--of; its progress goes to standard output): query number, query
 	# length, header, result number, score, ...
 	awk -F'\t' '$1 ~ /^[0-9]+$/ && $4 == 0 {print $1, $5}' "$OUTDIR/$name.cudasw4.tsv" >"$OUTDIR/$name.cudasw4.top"
@@ -212,7 +212,7 @@ run_cudasw() {
 	local k
 	for k in "${!RESULTS[@]}"; do
 		case ${RESULTS[$k]} in
-		"result $name gcups="*) RESULTS[$k]="${RESULTS[$k]/ gpu=/ peer_wall_s=$wall peer=cudasw4 gpu=}" ;;
+		"result $name gcups="*) RESULTS[$k]="${RESULTS[$k]/ gpu=/ peer_wall_s=$PEER_WALL peer=cudasw4 gpu=}" ;;
 		esac
 	done
 }

@@ -5,7 +5,8 @@
 # and the full-matrix oracle): scores, coordinates and CIGARs, on the bundled reads, on the
 # bundled globins all against all, and, when the shared data folder is there, on real
 # proteins (mm_query50 x mm_db2k samples, BLOSUM62). -v must name the set that ran, its
-# names must be taken as well, and an unknown name must be refused. unit_pack passes under each set (the reader's packing).
+# names must be taken as well, and an unknown name must be refused. unit_pack passes under
+# each set (the reader's packing).
 set -u
 . "${top_srcdir:-.}/tests/testlib.sh"
 
