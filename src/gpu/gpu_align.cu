@@ -33,8 +33,7 @@
  * even where it would take the staircase); NW_GPU_TIMING=1 prints the GPU time of each
  * pass to stderr (a batch run's with its cells and the cells it swept: nw_plan_cells);
  * NW_GPU_PROF=0 never uses the profile scorer, =2 uses it for every table-scored forward
- * pass (even one query a problem); NW_GPU_PROF2=0 gives all-against-all passes the
- * one-query profile (nw_sc_prof) instead of the two-query one (nw_sc_prof2). Benchmark
+ * pass (even one query a problem). Benchmark
  * hooks of the long kernel (gpu_long.cu): NW_GPU_LONG_PRUNE=0 skips no tile,
  * NW_GPU_LONG_STAIR_WARPS=k runs the staircase on k warps, NW_GPU_LONG_TC=k and
  * NW_GPU_LONG_BAND_TC=k set the anti-diagonals' tile width. Hooks of the path engine
@@ -69,10 +68,8 @@ static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)
 	ps.out = (nw_dp_out *)ps.hout.p;
 	ps.fast.resize((size_t)n);
 	ps.qid.resize((size_t)n);
-	ps.rid.resize((size_t)n);
 	ps.target.resize((size_t)n);
 	ps.n = 0;
-	ps.grid = 0;
 	return 0;
 }
 
@@ -176,38 +173,20 @@ static int nw_run_batch(nw_gpu_t *g, nw_pass_t &ps, const nw_scoring_t *sc, cons
 	const std::vector<int32_t> *order = &ids;
 	std::vector<std::pair<size_t, size_t> > ranges; /* of *order, in queue order */
 	size_t n_big = 0;
-	/* a pass of PROF2 pairs keeps each query's problems in one slice (its pairs of queries
-	 * are made within a slice), and its big problems are those of the long references, so
-	 * that every query has the same ones */
-	const bool units = prof_ok && ps.grid && !wide32;
 	if (n_slices > 1) { /* the big problems first, then the others in their order */
 		auto cells = [&ps](int32_t id) { return (double)ps.jobs[id].m * (double)ps.jobs[id].n; };
-		double sum = 0, nsum = 0;
-		for (int32_t id : ids) sum += cells(id), nsum += (double)ps.jobs[id].n;
-		const double big = NW_SLICE_BIG * sum / (double)n, nbig = NW_SLICE_BIG * nsum / (double)n;
+		double sum = 0;
+		for (int32_t id : ids) sum += cells(id);
+		const double big = NW_SLICE_BIG * sum / (double)n;
 		pl.order.assign(ids.begin(), ids.end());
 		n_big = (size_t)(std::stable_partition(pl.order.begin(), pl.order.end(),
-						       [&](int32_t id) {
-							       return units ? (double)ps.jobs[id].n > nbig : cells(id) > big;
-						       }) -
+						       [&](int32_t id) { return cells(id) > big; }) -
 				 pl.order.begin());
 		order = &pl.order;
 		if (n_big) ranges.push_back(std::make_pair((size_t)0, n_big));
 	}
-	if (units && n_slices > 1) { /* slices of whole pairs of query runs */
-		std::vector<size_t> starts;
-		for (size_t x = n_big; x < n; x++)
-			if (x == n_big || ps.qid[(*order)[x]] != ps.qid[(*order)[x - 1]]) starts.push_back(x);
-		const size_t two = (starts.size() + 1) / 2, nsl = std::max<size_t>(1, std::min(n_slices, two));
-		for (size_t s = 0; s < nsl && !starts.empty(); s++) {
-			const size_t r0 = 2 * (two * s / nsl), r1 = 2 * (two * (s + 1) / nsl);
-			ranges.push_back(std::make_pair(starts[r0], r1 < starts.size() ? starts[r1] : n));
-		}
-	} else {
-		for (size_t s = 0; s < n_slices; s++)
-			ranges.push_back(std::make_pair(n_big + (n - n_big) * s / n_slices,
-							n_big + (n - n_big) * (s + 1) / n_slices));
-	}
+	for (size_t s = 0; s < n_slices; s++)
+		ranges.push_back(std::make_pair(n_big + (n - n_big) * s / n_slices, n_big + (n - n_big) * (s + 1) / n_slices));
 	if (pl.slices.size() < ranges.size()) pl.slices.resize(ranges.size());
 	/* plan every slice but the first on a thread of its own (or here, where none starts) */
 	std::vector<std::thread> planners;
@@ -381,21 +360,6 @@ int nw_pair_result(int fkind, const nw_job_t &j, const nw_dp_out &o, const nw_dp
 }
 
 /* See gpu_internal.cuh. */
-bool nw_pairs_grid(const nw_pair_t *pairs, int64_t n)
-{
-	int64_t run0 = 0, len0 = -1; /* the current run's start; the first run's length */
-	for (int64_t k = 0; k < n; k++) {
-		if (k > 0 && pairs[k].q != pairs[k - 1].q) {
-			if (len0 < 0) len0 = k;
-			else if (k - run0 != len0) return false;
-			run0 = k;
-		}
-		if (len0 >= 0 && (k - run0 >= len0 || pairs[k].r != pairs[k - run0].r)) return false;
-	}
-	return len0 > 0 && n - run0 == len0;
-}
-
-/* See gpu_internal.cuh. */
 int nw_fwd_live(const nw_align_params_t *p)
 {
 	return p->need && !p->starts_only && nw_forward_kind(p->mode) != NW_DP_LOCAL;
@@ -487,11 +451,8 @@ int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, co
 		fw_of[k] = x;
 		fw.fast[x] = qb->bits[q] == 2 && rb->bits[r] == 2;
 		fw.qid[x] = q;
-		fw.rid[x] = r;
 		runs += x == 0 || fw.qid[x - 1] != q;
 	}
-	const char *ep2 = getenv("NW_GPU_PROF2");
-	fw.grid = !(ep2 && *ep2 == '0') && nw_pairs_grid(pairs, n);
 	const int prof_env = nw_env_prof();
 	const bool prof_ok = !fw.live && (prof_env == 2 || (prof_env == 1 && runs > 0 && fw.n >= 8 * runs));
 	if (info->timing) NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));

@@ -113,11 +113,10 @@ int nw_batch_warps_per_sm(nw_gpu_t *g, int bk, int R, int G, int kc, int ncodes)
 	int ri = R / 4 - 2; /* 8..32 -> 0..6 */
 	int gi = 0;
 	if (bk < 0 || bk >= NW_BK_TYPES || ri < 0 || ri > 6) return 4;
-	if (nw_bk_prof(bk)) {
+	if (bk == NW_BK_PROF16) {
 		gi = G >= 32 ? 2 : G >= 16 ? 1 : 0;
-		if (g->occ_ncodes != ncodes) { /* the profiles' size changed: forget their entries */
+		if (g->occ_ncodes != ncodes) { /* the profile's size changed: forget its entries */
 			memset(g->occ[NW_BK_PROF16], 0, sizeof g->occ[NW_BK_PROF16]);
-			memset(g->occ[NW_BK_PROF2], 0, sizeof g->occ[NW_BK_PROF2]);
 			g->occ_ncodes = ncodes;
 		}
 	}

@@ -26,10 +26,9 @@
  * semiglobal problems in 16-bit lanes also floor every H (NW_CELL_FLOOR, nw_floor16): their
  * cells may fall far below -32768, but none of those can reach the target.
  *
- * With a profile scorer all items of a warp align one query (nw_sc_prof) or, lane by
- * lane, one pair of queries (nw_sc_prof2, every item's lanes against one reference): group
- * 0 builds the stripe's profile in begin() from its item's rows, and a warp barrier
- * separates that from the steps of every group.
+ * With the profile scorer (nw_sc_prof) all items of a batch align one query: group 0
+ * builds the stripe's profile in begin(), and a warp barrier separates that from the
+ * steps of every group.
  *
  * nw_bthread holds all per-thread logic; the kernel adds only shuffles, and
  * nw_batch_emulate() (gpu_emul.cu) replays the same logic on the host (tests without a
@@ -62,7 +61,6 @@ static NW_HD void nw_make_sc(const nw_bparams_t &p, const int32_t *tab, nw_sc_fa
 static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab2 *sc) { sc->tab = tab; }
 static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab1<nw_l32> *sc) { sc->tab = tab; }
 static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_prof *sc) { sc->tab = tab; }
-static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_prof2 *sc) { sc->tab = tab; }
 
 /* Shared memory of a batch kernel instance: table, snapshots, profiles (one a warp). */
 template <class SC, int R>
@@ -70,25 +68,18 @@ static size_t nw_batch_smem(int G, int ncodes)
 {
 	typedef typename SC::L L;
 	size_t b = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * NW_SNAP_WORDS(L, R) * sizeof(typename L::V);
-	if (SC::PROFILE) b += (size_t)(NW_BK_THREADS / 32) * SC::bytes(ncodes, G, R);
+	if (SC::PROFILE) b += (size_t)(NW_BK_THREADS / 32) * nw_sc_prof::bytes(ncodes, G, R);
 	return b;
 }
 
-/* Profile hooks, no-ops for the other scorers (qa, qb: the codes of my rows in lane 0's
- * and lane 1's query). */
+/* Profile hooks, no-ops for the other scorers. */
 template <int R, class SC>
-NW_HD void nw_build(const SC &, const int *, const int *) {}
+NW_HD void nw_build(const SC &, const int *) {}
 template <int R>
-NW_HD void nw_build(const nw_sc_prof &sc, const int *qa, const int *qb) { sc.build<R>(qa, qb); }
-template <int R>
-NW_HD void nw_build(const nw_sc_prof2 &sc, const int *qa, const int *qb) { sc.build<R>(qa, qb); }
+NW_HD void nw_build(const nw_sc_prof &sc, const int *qc) { sc.build<R>(qc); }
 template <class SC>
 NW_HD void nw_setup_prof(SC &, char *, int, int, int, int) {}
 static NW_HD void nw_setup_prof(nw_sc_prof &sc, char *prof, int ncodes, int G, int R, int t)
-{
-	sc.setup(sc.tab, prof, ncodes, G, R, t);
-}
-static NW_HD void nw_setup_prof(nw_sc_prof2 &sc, char *prof, int ncodes, int G, int R, int t)
 {
 	sc.setup(sc.tab, prof, ncodes, G, R, t);
 }
@@ -362,17 +353,16 @@ struct nw_bthread {
 		if (s >= ns) return;
 		if (!BAND) window(s, NULL, jlo, jhi);
 		const bool left = jlo == 1; /* the window starts at the left border */
-		int qc[R], qc1[R]; /* the profile's rows: lane 0's and lane 1's query codes */
+		int qc[R];
 #pragma unroll
 		for (int r = 0; r < R; r++) {
 			int32_t ra = i0 + r - P[0], rb = i0 + r - P[1];
 			qc[r] = SC::PROFILE && !build ? -1 : qcode(p, 0, ra);
-			qc1[r] = SC::PROFILE && !build ? -1 : qcode(p, 1, rb);
-			sw.q[r] = sc.row(qc[r], SC::PROFILE ? -1 : qc1[r]);
+			sw.q[r] = sc.row(qc[r], SC::PROFILE ? -1 : qcode(p, 1, rb));
 			sw.h[r] = !BAND || left ? L::pack2(lb(ra), lb(rb)) : outside(i0 + r, jlo - 1);
 			sw.e[r] = L::add(sw.h[r], neg_oe);
 		}
-		if (SC::PROFILE && build) nw_build<R>(sc, qc, qc1);
+		if (SC::PROFILE && build) nw_build<R>(sc, qc);
 		if (!BAND || left) {
 			sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
 		} else { /* thread 0: H[i0 - 1][jlo - 1], on the band, from the stripe above */
@@ -513,7 +503,7 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 	nw_make_sc(p, tab, &sc);
 	if (SC::PROFILE) {
 		char *prof = (char *)(snaps + NW_BK_THREADS * NW_SNAP_WORDS(L, R));
-		nw_setup_prof(sc, prof + (threadIdx.x >> 5) * SC::bytes(p.ncodes, G, R), p.ncodes, G, R, t);
+		nw_setup_prof(sc, prof + (threadIdx.x >> 5) * nw_sc_prof::bytes(p.ncodes, G, R), p.ncodes, G, R, t);
 	}
 	const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
 	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
@@ -606,10 +596,6 @@ static int nw_dispatch(int bk, int R, F f)
 	} else if (bk == NW_BK_PROF16) {
 		switch (R) {
 		NW_R_CASE(nw_sc_prof, 8) NW_R_CASE(nw_sc_prof, 16) NW_R_CASE(nw_sc_prof, 24) NW_R_CASE(nw_sc_prof, 32)
-		}
-	} else if (bk == NW_BK_PROF2) {
-		switch (R) {
-		NW_R_CASE(nw_sc_prof2, 8) NW_R_CASE(nw_sc_prof2, 16) NW_R_CASE(nw_sc_prof2, 24) NW_R_CASE(nw_sc_prof2, 32)
 		}
 	}
 #undef NW_R_CASE

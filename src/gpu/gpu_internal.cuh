@@ -52,12 +52,8 @@ int nw_gpu_fail(nw_gpu_t *g, cudaError_t e, const char *what, const char *file, 
 	} while (0)
 
 /* Score types and scorers of the batch kernel. PROF16 needs both lanes of an item and all
- * the items of a warp's batch to align the same query (item.a < 0: an empty slot); PROF2
- * needs both lanes of an item to align the same reference, and the items of a warp's batch
- * the same query in lane 0 and the same in lane 1. The planner's sort key holds the first
- * four types (2 bits): a PROF2 pass's problems sort as PROF16. */
-enum { NW_BK_FAST16 = 0, NW_BK_TAB16 = 1, NW_BK_TAB32 = 2, NW_BK_PROF16 = 3, NW_BK_PROF2 = 4, NW_BK_TYPES = 5 };
-static inline bool nw_bk_prof(int bk) { return bk == NW_BK_PROF16 || bk == NW_BK_PROF2; }
+ * the items of a warp's batch to align the same query (item.a < 0: an empty slot). */
+enum { NW_BK_FAST16 = 0, NW_BK_TAB16 = 1, NW_BK_TAB32 = 2, NW_BK_PROF16 = 3, NW_BK_TYPES = 4 };
 
 /* Seconds on the monotonic clock (NW_GPU_TIMING's stage times). */
 static inline double nw_now(void)
@@ -152,10 +148,6 @@ struct nw_pass_t {
 	nw_hbuf_t hjobs, hout;
 	std::vector<uint8_t> fast;    /* both sequences 2-bit */
 	std::vector<uint32_t> qid;    /* problems of one id align the same query (profile) */
-	std::vector<uint32_t> rid;    /* forward passes: the problem's reference (nw_pair_t.r) */
-	int grid;                     /* a forward pass whose queries all align the same
-				       * references in the same order (all against all): its
-				       * profile problems pair two queries (NW_BK_PROF2) */
 	std::vector<int64_t> target;  /* reverse passes: the forward score; live forward passes:
 				       * the score a problem must reach to be wanted */
 	int live;                     /* a forward semiglobal or global pass whose jobs carry
@@ -191,18 +183,12 @@ static inline uint64_t nw_kid_key(int bk, int64_t m, int64_t n)
 	return (uint64_t)bk << 62 | (uint64_t)m << 31 | (uint64_t)n;
 }
 /* Items of one class, kid[0, n) sorted: 16-bit types pair neighbours when the pair still
- * fits in 16 bits (for PROF16, only neighbours of one query, and every query starts a new
- * batch of gpw items, counted from items[first]; for PROF2, the problems of two queries
- * against the same references, nw_prof2_unit); problems that do not fit this width alone
- * go to rejected; *ncap: the largest n of the items (gpu_plan.cu). */
+ * fits in 16 bits (for the profile, only neighbours of one query, and every query starts
+ * a new batch of gpw items, counted from items[first]); problems that do not fit this
+ * width alone go to rejected; *ncap: the largest n of the items (gpu_plan.cu). */
 void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, int R, int64_t first,
 		   const nw_kid_t *kid, size_t n, std::vector<nw_item_t> &items, std::vector<int32_t> &rejected,
 		   int32_t *ncap);
-
-/* PROF2's unit at kid[x], the first problem of a query's run (kid sorted, runs of one
- * qid): the run and the next query's, which end at the returned index, when that run holds
- * the same references in the same order (ps.rid); else the run alone (*mid: its end). */
-size_t nw_prof2_unit(const nw_pass_t &ps, const nw_kid_t *kid, size_t x, size_t n, size_t *mid);
 
 /* A batch launch: items [first, first + count) of one type and shape. */
 typedef struct {
@@ -437,9 +423,6 @@ int nw_fast_bytes(const nw_scoring_t *sc, int kind, uint32_t *t0, uint32_t *t1);
  * when the request needs none (global; local score 0; semiglobal end at column 0; a live
  * pass's result below its need). */
 bool nw_rev_job(const nw_scoring_t *sc, int fkind, const nw_job_t &j, const nw_dp_out &o, nw_job_t *b);
-/* Whether the pairs are all against all (nw_pass_t.grid): runs of one query, at least two,
- * each naming the same references in the same order. */
-bool nw_pairs_grid(const nw_pair_t *pairs, int64_t n);
 /* Whether the forward pass of p is live (nw_pass_t.live): p->need given, semiglobal or
  * global (a local pass ignores it). */
 int nw_fwd_live(const nw_align_params_t *p);

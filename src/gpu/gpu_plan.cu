@@ -3,10 +3,7 @@
  *
  * Problems are sorted by (type, m, query, n) so that neighbours have about the same size
  * (the lanes of an item and the items of a warp run the same number of steps), then
- * split into query length classes, each of which gets its shape from a cost model. In an
- * all-against-all pass (nw_pass_t.grid) the profile's problems of two neighbouring queries
- * share items, one query a lane against the same reference (NW_BK_PROF2), and a class takes
- * such pairs of queries whole.
+ * split into query length classes, each of which gets its shape from a cost model.
  * Everything the planner needs per problem travels in the sort record (m and n are in the
  * key), so that it never reads the jobs in the sorted, random order: for a million
  * problems those cache misses cost more than the sort itself.
@@ -126,20 +123,20 @@ static int nw_band_gmin(void)
 	return g >= 1 && g <= 32 && !(g & (g - 1)) ? g : NW_BAND_GMIN;
 }
 
-/* Shape (G threads a group, R rows a thread) for class c, G >= gmin; the profile scorers
- * take G >= 8 and R a multiple of 8 (nw_sc_prof). */
+/* Shape (G threads a group, R rows a thread) for class c, G >= gmin; the profile scorer
+ * takes G >= 8 and R a multiple of 8 (nw_sc_prof). */
 static void nw_pick(nw_gpu_t *g, const nw_class_t &c, int kc, int ncodes, double t_pass, int *G_out, int *R_out, int gmin)
 {
 	static const int r16[] = NW_R16_LIST, r32[] = NW_R32_LIST, rpf[] = NW_RPROF_LIST;
 	const int bk = c.bk;
-	const int *rs = bk == NW_BK_TAB32 ? r32 : nw_bk_prof(bk) ? rpf : r16;
+	const int *rs = bk == NW_BK_TAB32 ? r32 : bk == NW_BK_PROF16 ? rpf : r16;
 	const int nr = bk == NW_BK_TAB32 ? (int)(sizeof r32 / sizeof *r32)
-			: nw_bk_prof(bk) ? (int)(sizeof rpf / sizeof *rpf) : (int)(sizeof r16 / sizeof *r16);
+			: bk == NW_BK_PROF16 ? (int)(sizeof rpf / sizeof *rpf) : (int)(sizeof r16 / sizeof *r16);
 	double tbest = 1e301;
 	*G_out = 32;
 	*R_out = rs[0];
 	for (int x = 0; x < nr; x++)
-		for (int G = nw_bk_prof(bk) ? std::max(8, gmin) : gmin; G <= 32; G <<= 1) {
+		for (int G = bk == NW_BK_PROF16 ? std::max(8, gmin) : gmin; G <= 32; G <<= 1) {
 			const double t = nw_cost(g, c, kc, ncodes, G, rs[x], t_pass);
 			if (t < tbest) tbest = t, *G_out = G, *R_out = rs[x];
 		}
@@ -152,7 +149,7 @@ static bool nw_env_cfg(int bk, int *G, int *R)
 	int g, r;
 	if (!s || sscanf(s, "%d,%d", &g, &r) != 2 || g < 1 || g > 32 || (g & (g - 1))) return false;
 	if (bk == NW_BK_TAB32 && r != 8 && r != 16) return false;
-	if (nw_bk_prof(bk) && (g < 8 || r % 8 != 0 || r > 32)) return false;
+	if (bk == NW_BK_PROF16 && (g < 8 || r % 8 != 0 || r > 32)) return false;
 	if (bk != NW_BK_TAB32 && (r % 4 != 0 || r < 8 || r > 32 || r == 28)) return false;
 	*G = g, *R = r;
 	return true;
@@ -212,57 +209,6 @@ static inline int nw_key_bk(uint64_t key) { return (int)(key >> 62); }
 
 /* ---------------------------------------------------------------- items */
 /* See gpu_internal.cuh. */
-size_t nw_prof2_unit(const nw_pass_t &ps, const nw_kid_t *kid, size_t x, size_t n, size_t *mid)
-{
-	const int bk = nw_key_bk(kid[x].key);
-	size_t a = x + 1;
-	while (a < n && kid[a].qid == kid[x].qid && nw_key_bk(kid[a].key) == bk) a++;
-	*mid = a;
-	size_t b = a;
-	while (b < n && kid[b].qid == kid[a].qid && nw_key_bk(kid[b].key) == bk) b++;
-	if (a == n || b - a != a - x) return a;
-	for (size_t k = 0; k < a - x; k++)
-		if (ps.rid[kid[x + k].id] != ps.rid[kid[a + k].id]) return a;
-	return b;
-}
-
-/* nw_make_items for PROF2: a unit of two queries (nw_prof2_unit) gives items of the same
- * reference in both lanes, the first query in lane 0, when every such pair fits 16 bits;
- * a query alone gives items of one problem (lane 1 repeats lane 0). Every query or pair of
- * queries starts a new batch of gpw items. */
-static void nw_make_items_prof2(const nw_pass_t &ps, const nw_scoring_t *sc, int G, int R, int64_t first,
-				const nw_kid_t *kid, size_t n, std::vector<nw_item_t> &items,
-				std::vector<int32_t> &rejected, int32_t *ncap)
-{
-	const int64_t SR = (int64_t)G * R;
-	const int gpw = 32 / G, kind = nw_fit_kind(ps);
-	const nw_item_t empty = {-1, -1};
-	for (size_t x = 0; x < n;) {
-		size_t mid;
-		const size_t end = nw_prof2_unit(ps, kid, x, n, &mid);
-		bool paired = end > mid;
-		if (paired) {
-			const int64_t mp = (std::max(nw_key_m(kid[x].key), nw_key_m(kid[mid].key)) + SR - 1) / SR * SR;
-			for (size_t k = x; k < mid && paired; k++) paired = nw_fits(kind, sc, mp, nw_key_n(kid[k].key), 0, 16);
-		}
-		while ((int64_t)(items.size() - first) % gpw) items.push_back(empty);
-		for (size_t k = x; k < mid; k++) { /* lane 0: the first run's problems */
-			const int32_t a = kid[k].id;
-			const int64_t na = nw_key_n(kid[k].key);
-			if (!paired && !nw_fits(kind, sc, (nw_key_m(kid[k].key) + SR - 1) / SR * SR, na, 0, 16)) {
-				rejected.push_back(a);
-				continue;
-			}
-			const nw_item_t it = {a, paired ? kid[mid + (k - x)].id : a};
-			*ncap = (int32_t)std::max<int64_t>(*ncap, na);
-			items.push_back(it);
-		}
-		x = paired ? end : mid;
-	}
-	while ((int64_t)(items.size() - first) % gpw) items.push_back(empty);
-}
-
-/* See gpu_internal.cuh. */
 void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, int R, int64_t first,
 			  const nw_kid_t *kid, size_t n, std::vector<nw_item_t> &items,
 			  std::vector<int32_t> &rejected, int32_t *ncap)
@@ -274,10 +220,6 @@ void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, i
 	const bool rev_local = kind == NW_DP_REV_LOCAL, rev_semi = kind == NW_DP_REV_SEMI;
 	const nw_item_t empty = {-1, -1};
 	*ncap = 0;
-	if (bk == NW_BK_PROF2) {
-		nw_make_items_prof2(ps, sc, G, R, first, kid, n, items, rejected, ncap);
-		return;
-	}
 	for (size_t x = 0; x < n; x++) {
 		const int32_t a = kid[x].id;
 		const int64_t ma = nw_key_m(kid[x].key), na = nw_key_n(kid[x].key);
@@ -333,11 +275,11 @@ void nw_plan_warm(nw_gpu_t *g, int kc, const nw_scoring_t *sc)
 {
 	static const int r16[] = NW_R16_LIST, r32[] = NW_R32_LIST, rpf[] = NW_RPROF_LIST;
 	for (int bk = 0; bk < NW_BK_TYPES; bk++) {
-		const int *rs = bk == NW_BK_TAB32 ? r32 : nw_bk_prof(bk) ? rpf : r16;
+		const int *rs = bk == NW_BK_TAB32 ? r32 : bk == NW_BK_PROF16 ? rpf : r16;
 		const int nr = bk == NW_BK_TAB32 ? (int)(sizeof r32 / sizeof *r32)
-				: nw_bk_prof(bk) ? (int)(sizeof rpf / sizeof *rpf) : (int)(sizeof r16 / sizeof *r16);
-		for (int x = 0; x < nr; x++) /* the shapes nw_pick weighs (the profiles: G >= 8) */
-			for (int G = nw_bk_prof(bk) ? 8 : 1; G <= 32; G <<= 1)
+				: bk == NW_BK_PROF16 ? (int)(sizeof rpf / sizeof *rpf) : (int)(sizeof r16 / sizeof *r16);
+		for (int x = 0; x < nr; x++) /* the shapes nw_pick weighs (the profile: G >= 8) */
+			for (int G = bk == NW_BK_PROF16 ? 8 : 1; G <= 32; G <<= 1)
 				nw_batch_warps_per_sm(g, bk, rs[x], G, kc, sc->n_codes);
 	}
 	(void)nw_len_class(0);
@@ -375,33 +317,26 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 	 * instead of forming a tail at the end of a launch */
 	std::reverse(pl.kid.begin(), pl.kid.end());
 	const std::vector<nw_kid_t> &kid = pl.kid;
-	/* classes, and the pass's cells over the warps that the GPU holds (a PROF2 class takes
-	 * whole units of two queries, classed by the first one's length) */
+	/* classes, and the pass's cells over the warps that the GPU holds */
 	std::vector<nw_class_t> &cls = pl.classes;
 	cls.clear();
 	double cells = 0;
 	for (size_t x = 0; x < kid.size();) {
 		nw_class_t c;
-		const int kbk = nw_key_bk(kid[x].key);
-		const bool units = kbk == NW_BK_PROF16 && ps.grid;
-		c.bk = units ? NW_BK_PROF2 : kbk;
+		c.bk = nw_key_bk(kid[x].key);
 		const int lc = nw_len_class(nw_key_m(kid[x].key));
 		c.x0 = x;
 		c.mmax = c.nmax = 0;
 		c.cells = 0;
 		c.wmax = 0;
 		double nsum = 0, wsum = 0;
-		while (x < kid.size() && nw_key_bk(kid[x].key) == kbk && nw_len_class(nw_key_m(kid[x].key)) == lc) {
-			size_t mid;
-			const size_t xe = units ? nw_prof2_unit(ps, kid.data(), x, kid.size(), &mid) : x + 1;
-			for (; x < xe; x++) {
-				const int64_t m = nw_key_m(kid[x].key), n = nw_key_n(kid[x].key);
-				nsum += (double)n;
-				if (band) wsum += kid[x].qid, c.wmax = std::max<int64_t>(c.wmax, kid[x].qid);
-				c.cells += (double)m * (double)n;
-				c.mmax = std::max(c.mmax, m);
-				c.nmax = std::max(c.nmax, n);
-			}
+		for (; x < kid.size() && nw_key_bk(kid[x].key) == c.bk && nw_len_class(nw_key_m(kid[x].key)) == lc; x++) {
+			const int64_t m = nw_key_m(kid[x].key), n = nw_key_n(kid[x].key);
+			nsum += (double)n;
+			if (band) wsum += kid[x].qid, c.wmax = std::max<int64_t>(c.wmax, kid[x].qid);
+			c.cells += (double)m * (double)n;
+			c.mmax = std::max(c.mmax, m);
+			c.nmax = std::max(c.nmax, n);
 		}
 		c.x1 = x;
 		c.nmean = nsum / (double)(c.x1 - c.x0);

@@ -8,9 +8,7 @@
  *    XORed as nibbles and PRMT picks the signed score byte (2 instructions a cell pair);
  *  - nw_sc_tab2 / nw_sc_tab1: any matrix, looked up in a 32x32 table in shared memory;
  *  - nw_sc_prof: any matrix, both lanes aligning the same query: a query profile of the
- *    current stripe in shared memory, 8 rows a 16-byte load, one PRMT a cell pair;
- *  - nw_sc_prof2: any matrix, the lanes aligning two queries against one reference: both
- *    queries' profile, 4 rows a 16-byte load that holds both lanes' scores.
+ *    current stripe in shared memory, 8 rows a 16-byte load, one PRMT a cell pair.
  * Max tracking (local) keeps, per thread, the first column where the column maximum of its
  * rows beats its running best, and a snapshot of those R values in shared memory, so that
  * the row is resolved once per stripe instead of once per cell.
@@ -73,12 +71,11 @@ NW_HD uint32_t nw_pack_hi16(uint32_t lo, uint32_t hi)
  * row(): per-row query data from two lane codes (-1: padding row); colword(): the 32-bit
  * word staged per reference column (-1: padding column); col(): decode it once a step;
  * scores(): the R scores of one thread's rows against one column (row by row, except for
- * the profiles, which load four or eight rows at once). PROFILE: the scorer needs build()
- * for each stripe, into bytes() of shared memory a warp. */
+ * the profile, which loads eight rows at once). PROFILE: the scorer needs build() for
+ * each stripe. */
 template <class D>
 struct nw_sc_each {
 	enum { PROFILE = 0 };
-	static NW_HD uint32_t bytes(int, int, int) { return 0; } /* no profile */
 	template <int R, class Row, class Col, class V>
 	NW_HD void scores(const Row *q, Col c, V *s) const
 	{
@@ -206,10 +203,9 @@ struct nw_sc_prof {
 			s[8 * h + 7] = nw_pack_hi16(a.w, b.w);
 		}
 	}
-	/* My rows' part of the profile; qc[r]: query code of my row r, -1 for padding (both
-	 * lanes align that query). */
+	/* My rows' part of the profile; qc[r]: query code of my row r, -1 for padding. */
 	template <int R>
-	NW_HD void build(const int *qc, const int *) const
+	NW_HD void build(const int *qc) const
 	{
 		for (int c = 0; c <= ncodes; c++) {
 			const int col = c < ncodes ? c : NW_RPAD;
@@ -221,72 +217,6 @@ struct nw_sc_prof {
 					int q0 = qc[8 * h + 2 * x], q1 = qc[8 * h + 2 * x + 1];
 					uint32_t lo = (uint16_t)(int16_t)tab[(q0 < 0 ? NW_QPAD : q0) * NW_TAB_DIM + col];
 					uint32_t hi = (uint16_t)(int16_t)tab[(q1 < 0 ? NW_QPAD : q1) * NW_TAB_DIM + col];
-					w[x] = lo | hi << 16;
-				}
-				*(uint4 *)(base + c * cstride + h * hstride) = make_uint4(w[0], w[1], w[2], w[3]);
-			}
-		}
-	}
-};
-
-/* Two queries' profile of one stripe, shared by the warp: lane 0 of every item aligns
- * query A, lane 1 query B, both against the same reference, so that one 32-bit word per
- * row and code holds both lanes' scores and a cell pair's score is a word of a shared load
- * (no PRMT to join the lanes, which nw_sc_prof needs: a reference code per lane). For code
- * c (c == ncodes: the padding column) and my rows r, the word sits at
- *     c * cstride + (r / 4) * hstride + t * 16 + (r % 4) * 4
- * with hstride = G * 16 and cstride = 4 * G * R bytes (twice nw_sc_prof's size): a
- * thread's four rows are one 16-byte load, conflict-free for a quarter warp as there. */
-struct nw_sc_prof2 {
-	enum { PROFILE = 1 };
-	typedef uint32_t Row; /* unused: the rows live in the profile */
-	typedef uint32_t Col; /* byte offset of the reference code */
-	typedef nw_l16 L;
-	const int32_t *tab;
-	char *base; /* the warp's profile + t * 16 */
-	uint32_t hstride, cstride;
-	int32_t ncodes;
-	static NW_HD uint32_t bytes(int ncodes, int G, int R) { return (uint32_t)(ncodes + 1) * 4u * G * R; }
-	NW_HD void setup(const int32_t *tab_, char *warp_prof, int ncodes_, int G, int R, int t)
-	{
-		tab = tab_;
-		ncodes = ncodes_;
-		hstride = (uint32_t)G * 16u;
-		cstride = 4u * G * R;
-		base = warp_prof + t * 16;
-	}
-	NW_HD Row row(int, int) const { return 0; }
-	/* both lanes hold the same reference: lane 0's code stands for both */
-	NW_HD uint32_t colword(int ca, int) const { return (uint32_t)(ca < 0 ? ncodes : ca) * cstride; }
-	NW_HD Col col(uint32_t w) const { return w; }
-	template <int R, class V>
-	NW_HD void scores(const Row *, Col c, V *s) const
-	{
-		const char *p = base + c;
-#pragma unroll
-		for (int h = 0; h < R / 4; h++) {
-			const uint4 w = *(const uint4 *)(p + h * hstride);
-			s[4 * h + 0] = w.x;
-			s[4 * h + 1] = w.y;
-			s[4 * h + 2] = w.z;
-			s[4 * h + 3] = w.w;
-		}
-	}
-	/* My rows' part of the profile; qa[r], qb[r]: the codes of my row r in query A (lane 0)
-	 * and query B (lane 1), -1 for padding. */
-	template <int R>
-	NW_HD void build(const int *qa, const int *qb) const
-	{
-		for (int c = 0; c <= ncodes; c++) {
-			const int col = c < ncodes ? c : NW_RPAD;
-#pragma unroll
-			for (int h = 0; h < R / 4; h++) {
-				uint32_t w[4];
-#pragma unroll
-				for (int x = 0; x < 4; x++) {
-					const int a = qa[4 * h + x], b = qb[4 * h + x];
-					const uint32_t lo = (uint16_t)(int16_t)tab[(a < 0 ? NW_QPAD : a) * NW_TAB_DIM + col];
-					const uint32_t hi = (uint16_t)(int16_t)tab[(b < 0 ? NW_QPAD : b) * NW_TAB_DIM + col];
 					w[x] = lo | hi << 16;
 				}
 				*(uint4 *)(base + c * cstride + h * hstride) = make_uint4(w[0], w[1], w[2], w[3]);
