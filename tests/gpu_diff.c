@@ -24,8 +24,9 @@
  *
  * gpu_diff --emulated (tests/gpu_emul.sh): the random sets, smallest sizes, through the
  * kernels' thread logic replayed on the host (nw_gpu_align_emulated), each set in one
- * shape of a rotating list (batch kernel G x R, or the long kernel's tiles); needs the
- * CUDA build, not a device (exit 77 without CUDA).
+ * shape of a rotating list (batch kernel G x R, or the long kernel's tiles), and the
+ * all-against-all sets through the query profile; needs the CUDA build, not a device
+ * (exit 77 without CUDA).
  *
  * gpu_diff --bench Q.fa R.fa {local|global|semi} {dna|protein} REPS [all]: not a test;
  * times nw_gpu_align on zip (or all-vs-all) pairs repeated REPS times (DNA 2/4 gaps 4/2,
@@ -378,7 +379,8 @@ static void random_sets(scoring_t *S, nw_mode_t mode)
 }
 
 /* All against all: many pairs share a query, so that table-scored forward passes take
- * the query profile (pairs of one query in both lanes, batches padded at each query). */
+ * the query profile (pairs of one query in both lanes, batches padded at each query;
+ * emulated with shape.prof, the same). */
 static void all_vs_all_sets(scoring_t *S, nw_mode_t mode)
 {
 	enum { CAP = 4000 };
@@ -419,6 +421,10 @@ static void all_vs_all_sets(scoring_t *S, nw_mode_t mode)
 	pe.ends_only = 1;
 	strncat(label, " ends-only", sizeof label - strlen(label) - 1);
 	run_set(label, &s, &pe);
+	if (emul.G) { /* emulated: the kernels' logic; --top and slices are the engine's */
+		set_free(&s);
+		return;
+	}
 	const int tops[3] = {1, 3, nr + 2};
 	for (int t = 0; t < 3; t++) top_check(label, &s, &p, tops[t]);
 	/* batch runs planned in slices (a big-problem slice first) that queue behind each other */
@@ -996,6 +1002,20 @@ static int emulated_main(void)
 		for (int si = 0; si < 3; si += 2) long_band_sets(&S[si], 1);
 		long_wide_linear_sets(&S[0]);
 	}
+	/* the query profile: all against all and, in the random sets, one query a run, each
+	 * batch of a warp padded at each query */
+	static const nw_emul_shape_t prof_shapes[] = {{.G = 8, .R = 16, .prof = 1}, {.G = 16, .R = 8, .prof = 1},
+						      {.G = 32, .R = 24, .prof = 1}, {.G = 8, .R = 32, .prof = 1}};
+	x = 0;
+	for (int gm = 0; gm < 2 && scorings(S, gm); gm++)
+		for (int si = 1; si < 3; si++)
+			for (int m = 0; m < 3; m++, x++) {
+				emul = prof_shapes[x % 4];
+				printf("gpu_diff --emulated: %s %s gaps %d/%d, query profile, G %d R %d\n", S[si].name,
+				       mode_name(modes[m]), S[si].sc.gap_open, S[si].sc.gap_extend, emul.G, emul.R);
+				all_vs_all_sets(&S[si], modes[m]);
+				if (m == 1) random_sets(&S[si], modes[m]);
+			}
 	emul = (nw_emul_shape_t){.G = 4, .R = 16};
 	floor_sets();
 	emul = (nw_emul_shape_t){.G = 1, .R = 8};

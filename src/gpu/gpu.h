@@ -43,6 +43,9 @@ int nw_gpu_paths_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
 /* The kernel and shape that nw_gpu_align_emulated replays. */
 typedef struct {
 	int G, R;      /* batch kernel: groups of G threads, R rows a thread (32 bits: R 8 or 16) */
+	int prof;      /* batch kernel, G >= 8 and R 8, 16, 24 or 32: the forward pass's
+			* table-scored 16-bit problems take the query profile (nw_sc_prof), each
+			* query's run of problems as the engine's planner gives it its batches */
 	int long_tc;   /* > 0: every problem through the long kernel instead, tiles of long_tc
 			* columns; -1: one tile column (the staircase's geometry) */
 	int long_wide; /* long kernel: 64-bit lanes even where 32 bits would do */

@@ -12,8 +12,11 @@
  * items of two problems in 16-bit lanes where nw_fits allows (the 2-bit DNA scorer when
  * both sequences are 2-bit codes, else the table) paired by the planner's nw_make_items,
  * the rest, and the local results that may have wrapped, in 32 bits. Long kernel: every
- * problem, 32-bit lanes where they fit (the PRMT scorer for 2-bit DNA), else 64. The planner and the profile scorer are not
- * involved.
+ * problem, 32-bit lanes where they fit (the PRMT scorer for 2-bit DNA), else 64. The planner's
+ * sort and classes are not involved; the profile scorer is where the shape asks for it
+ * (nw_emul_shape_t.prof: the forward pass's table-scored problems in input order, so that
+ * each query's run of problems is the engine's when the request lists them query by
+ * query).
  */
 #include <algorithm>
 #include <stdio.h>
@@ -144,11 +147,12 @@ struct nw_emul_pass {
 		ps.kind = kind;
 		nw_fill_table(sc, kind, tab.data());
 	}
-	void add(const nw_job_t &j, bool fast, int64_t target)
+	void add(const nw_job_t &j, bool fast, int64_t target, uint32_t qid = 0)
 	{
 		jobs.push_back(j);
 		ps.fast.push_back(fast);
 		ps.target.push_back(target);
+		ps.qid.push_back(qid);
 	}
 };
 
@@ -175,8 +179,8 @@ void nw_emul_launch(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, int b
 	p.G = G;
 	nw_bparams_limits(e.sc, &p);
 	p.ncodes = e.sc->n_codes;
-	for (const nw_item_t &it : items)
-		p.ncap = (int32_t)std::max<int64_t>(p.ncap, std::max(e.jobs[it.a].n, e.jobs[it.b].n));
+	for (const nw_item_t &it : items) /* (a < 0: a profile batch's empty slot) */
+		if (it.a >= 0) p.ncap = (int32_t)std::max<int64_t>(p.ncap, std::max(e.jobs[it.a].n, e.jobs[it.b].n));
 	nw_batch_emulate(bk, R, &p, cols);
 }
 
@@ -215,22 +219,27 @@ void nw_emul_run(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, const nw
 	const bool fast_ok = nw_fast_bytes(e.sc, e.ps.kind, &t0, &t1) != 0;
 	bool r_ok = false;
 	for (int x : r16) r_ok = r_ok || x == R;
+	/* the profile: forward passes without targets, in the shapes it takes */
+	const bool prof = sh.prof && !rev && !e.ps.live && G >= 8 && R % 8 == 0 && R <= 32;
 	std::vector<nw_item_t> items16[2], wide;
 	std::vector<int32_t> rejected;
-	for (int bk = NW_BK_FAST16; bk <= NW_BK_TAB16 && r_ok; bk++) { /* the 2-bit scorer's jobs, then the table's */
+	for (int k = 0; k < 2 && r_ok; k++) { /* the 2-bit scorer's jobs, then the table's */
+		const int bk = k == 0 ? NW_BK_FAST16 : prof ? NW_BK_PROF16 : NW_BK_TAB16;
 		std::vector<nw_kid_t> kid;
 		for (int64_t x = 0; x < n; x++)
-			if ((fast_ok && e.ps.fast[x]) == (bk == NW_BK_FAST16))
-				kid.push_back(nw_kid_t{nw_kid_key(bk, e.jobs[x].m, e.jobs[x].n), (int32_t)x, 0});
+			if ((fast_ok && e.ps.fast[x]) == (k == 0))
+				kid.push_back(nw_kid_t{nw_kid_key(bk, e.jobs[x].m, e.jobs[x].n), (int32_t)x,
+						       bk == NW_BK_PROF16 ? e.ps.qid[x] : 0});
 		int32_t ncap;
-		nw_make_items(e.ps, e.sc, bk, G, R, 0, kid.data(), kid.size(), items16[bk], rejected, &ncap);
-		nw_emul_launch(e, qc, rc, bk, G, R, items16[bk], cols);
+		nw_make_items(e.ps, e.sc, bk, G, R, 0, kid.data(), kid.size(), items16[k], rejected, &ncap);
+		nw_emul_launch(e, qc, rc, bk, G, R, items16[k], cols);
 	}
 	if (!r_ok)
 		for (int64_t x = 0; x < n; x++) rejected.push_back((int32_t)x);
 	/* local 16-bit results at the limit may have wrapped: those go again in 32 bits */
 	for (const std::vector<nw_item_t> &v : items16)
 		for (const nw_item_t &it : v) {
+			if (it.a < 0) continue; /* a profile batch's empty slot */
 			if (e.out[it.a].overflow) rejected.push_back(it.a);
 			if (it.b != it.a && e.out[it.b].overflow) rejected.push_back(it.b);
 			e.n16 += 1 + (it.b != it.a);
@@ -278,7 +287,7 @@ extern "C" int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_
 		j.qbase = qo[q], j.rbase = ro[r], j.m = m, j.n = nn, j.qstep = j.rstep = 1;
 		const int64_t target = nw_fwd_target(p, fw.ps.live, k, &j);
 		fw_of[k] = (int64_t)fw.jobs.size();
-		fw.add(j, qb->bits[q] == 2 && rb->bits[r] == 2, target);
+		fw.add(j, qb->bits[q] == 2 && rb->bits[r] == 2, target, q);
 	}
 	nw_emul_run(fw, qc.data(), rc.data(), *shape);
 	if (fkind == NW_DP_LOCAL && !shape->long_tc) { /* the score-only class (--top) must agree */
