@@ -220,7 +220,7 @@ void nw_emul_run(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, const nw
 	bool r_ok = false;
 	for (int x : r16) r_ok = r_ok || x == R;
 	/* the profile: forward passes without targets, in the shapes it takes */
-	const bool prof = sh.prof && !rev && !e.ps.live && G >= 8 && R % 8 == 0 && R <= 32;
+	const bool prof = sh.prof && !rev && !e.ps.live && nw_prof_shape(G, R);
 	std::vector<nw_item_t> items16[2], wide;
 	std::vector<int32_t> rejected;
 	for (int k = 0; k < 2 && r_ok; k++) { /* the 2-bit scorer's jobs, then the table's */

@@ -345,6 +345,8 @@ typedef struct {
 #define NW_R16_LIST {8, 12, 16, 20, 24, 32}
 #define NW_R32_LIST {8, 16}
 #define NW_RPROF_LIST {8, 16, 24, 32} /* and G in {8, 16, 32}: see nw_sc_prof */
+/* Whether the profile scorer takes groups of G threads (a power of 2) with R rows each. */
+static inline bool nw_prof_shape(int G, int R) { return G >= 8 && G <= 32 && R >= 8 && R <= 32 && R % 8 == 0; }
 
 /* The 16-bit lanes' limits of a launch under scoring sc (gpu_plan.cu, beside nw_fits):
  * p->ovf_limit and p->floor; and p->maxsc. */

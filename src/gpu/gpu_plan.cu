@@ -149,7 +149,7 @@ static bool nw_env_cfg(int bk, int *G, int *R)
 	int g, r;
 	if (!s || sscanf(s, "%d,%d", &g, &r) != 2 || g < 1 || g > 32 || (g & (g - 1))) return false;
 	if (bk == NW_BK_TAB32 && r != 8 && r != 16) return false;
-	if (bk == NW_BK_PROF16 && (g < 8 || r % 8 != 0 || r > 32)) return false;
+	if (bk == NW_BK_PROF16 && !nw_prof_shape(g, r)) return false;
 	if (bk != NW_BK_TAB32 && (r % 4 != 0 || r < 8 || r > 32 || r == 28)) return false;
 	*G = g, *R = r;
 	return true;
