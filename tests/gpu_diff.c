@@ -245,9 +245,18 @@ static void run_set(const char *label_in, set_t *s, const nw_align_params_t *p_i
 	free(g);
 }
 
+/* Whether nw_gpu_top must take its search pass (src/gpu/gpu_search.cu) for p: local
+ * protein scores, at least 8 references, the pass not switched off. */
+static int search_expected(const nw_align_params_t *p, int64_t n_ref)
+{
+	const char *e = getenv("NW_GPU_SEARCH");
+	return p->mode == NW_MODE_LOCAL && p->sc->alphabet == NW_ALPHA_PROTEIN && n_ref >= 8 && !(e && *e == '0');
+}
+
 /* --top on the device (nw_gpu_top) against the CPU's ends of every pair ranked on the host
  * by the pipeline's rule: higher score, then earlier reference. s holds whole queries
- * against every reference, in order. */
+ * against every reference, in order. Where the search pass must take the call, that it
+ * did. */
 static void top_check(const char *label, set_t *s, const nw_align_params_t *p_in, int top)
 {
 	const int64_t n_ref = s->r.n, n_q = s->n / n_ref;
@@ -259,9 +268,15 @@ static void top_check(const char *label, set_t *s, const nw_align_params_t *p_in
 	if (!kp || !kr || !c || !order || !q || !r) abort();
 	nw_align_params_t p = *p_in;
 	p.ends_only = 1;
-	int64_t n_kept = -1, n_diff = 0;
+	int64_t n_kept = -1, n_diff = 0, sp0, sg0, sp1, sg1;
+	nw_gpu_search_pairs(gpu, &sp0, &sg0);
 	int rc = nw_gpu_top(gpu, &p, &s->q, &s->r, s->pairs, s->n, n_ref, top, kp, kr, &n_kept, err, sizeof err);
 	CHECK(rc == 0, "%s top %d: nw_gpu_top: %s", label, top, err);
+	nw_gpu_search_pairs(gpu, &sp1, &sg1);
+	if (search_expected(&p, n_ref))
+		CHECK_EQ_I64(sp1 - sp0, s->n, "%s top %d: pairs of the search pass", label, top);
+	else
+		CHECK_EQ_I64(sp1 - sp0, 0, "%s top %d: pairs of the search pass", label, top);
 	CHECK_EQ_I64(n_kept, n_q * kept, "%s top %d: results kept", label, top);
 	for (int64_t i = 0; rc == 0 && n_kept == n_q * kept && i < n_q; i++) {
 		nw_batch_unpack(&s->q, s->pairs[i * n_ref].q, q);
@@ -527,6 +542,41 @@ static void long_hook_sets(scoring_t *S, nw_mode_t mode)
 	set_free(&s);
 }
 
+/* --top's search pass on what it leaves to the generic pass: a local score past 16 bits
+ * (a query against its own copy, of residues that score 7 to 11 against themselves), a
+ * query without residues, references without residues; the pass must send them there. */
+static void search_sets(scoring_t *S)
+{
+	enum { CAP = 5000 };
+	static uint8_t a[CAP], b[CAP];
+	nw_align_params_t p = {.mode = NW_MODE_LOCAL, .sc = &S->sc};
+	set_t s;
+	set_init(&s, S->sc.alphabet);
+	const uint32_t big = quick ? 3900 : (uint32_t)rnd(3800, 4200);
+	rand_seq(a, big, 3);
+	CHECK(nw_batch_push(&s.q, "q", a, big, NULL) == 0, "push query");
+	CHECK(nw_batch_push(&s.q, "q", a, 0, NULL) == 0, "push query");
+	rand_seq(b, 250, 2);
+	CHECK(nw_batch_push(&s.q, "q", b, 250, NULL) == 0, "push query");
+	for (int j = 0; j < 14; j++) {
+		uint32_t l = (uint32_t)rnd(40, 700);
+		if (j == 2) l = big, memcpy(b, a, big); /* the big query's copy: past 16 bits */
+		else if (j == 5 || j == 11) l = 0;
+		else if (j == 7) l = mutate(a, 600, b, CAP, 10, 3);
+		else rand_seq(b, l, 2);
+		CHECK(nw_batch_push(&s.r, "r", b, l, NULL) == 0, "push reference");
+	}
+	set_all_pairs(&s);
+	int64_t sp0, sg0, sp1, sg1;
+	nw_gpu_search_pairs(gpu, &sp0, &sg0);
+	top_check("search pass: 16-bit wraps and empty sequences", &s, &p, 3);
+	nw_gpu_search_pairs(gpu, &sp1, &sg1);
+	/* the empty query's 14 pairs, 2 empty references of the two others, the wrapped pair */
+	CHECK(sg1 - sg0 >= 14 + 4 + 1, "search pass: %" PRId64 " pairs through the generic pass, 19 or more expected",
+	      sg1 - sg0);
+	set_free(&s);
+}
+
 /* Local pairs of near copies through the long kernel's anti-diagonals (32 and 64-bit
  * lanes), where the forward pass skips the tiles that cannot hold the best cell (pruning,
  * src/gpu/long_dp.cuh): far from the best path's diagonal, and near its end. The results
@@ -700,6 +750,12 @@ static void real_sets(const char *dir, scoring_t *dna, scoring_t *prot)
 			run_set(label, &s, &p);
 			top_check(label, &s, &p, 1);
 			top_check(label, &s, &p, 5);
+			if (modes[m] == NW_MODE_LOCAL) { /* the generic pass on the same pairs */
+				setenv("NW_GPU_SEARCH", "0", 1);
+				strncat(label, ", generic pass", sizeof label - strlen(label) - 1);
+				top_check(label, &s, &p, 5);
+				unsetenv("NW_GPU_SEARCH");
+			}
 		}
 		set_free(&s);
 	}
@@ -1067,6 +1123,7 @@ int main(int argc, char **argv)
 				if (si != 0) all_vs_all_sets(&S[si], modes[m]);
 				if (gm == 0 && si != 1 && quick < 2) big_sets(&S[si], modes[m]);
 				if (si != 1 && (gm == 0 || !quick)) long_hook_sets(&S[si], modes[m]);
+				if (si == 2 && m == 1) search_sets(&S[si]);
 				if (si != 1 && m == 1 && quick < 2) long_prune_sets(&S[si], 0), long_band_sets(&S[si], 0);
 			}
 		if (gm == 0) {

@@ -90,6 +90,10 @@ double nw_gpu_first_kernel_time(const nw_gpu_t *g);
  * how many of them it skipped (pruning, src/gpu/long_dp.cuh); g NULL: the host emulation's
  * (nw_gpu_align_emulated), over the process. For tests and benchmarks. */
 void nw_gpu_long_tiles(const nw_gpu_t *g, int64_t *tiles, int64_t *skipped);
+/* Pairs that --top's search pass (src/gpu/gpu_search.cu) took on g so far, and how many of
+ * them it left to the generic pass (empty sequences, long pairs, 16-bit results that may
+ * have wrapped). For -v and tests. */
+void nw_gpu_search_pairs(const nw_gpu_t *g, int64_t *pairs, int64_t *generic);
 /* One line describing the device, for -v. */
 const char *nw_gpu_describe(const nw_gpu_t *g);
 void nw_gpu_close(nw_gpu_t *g);

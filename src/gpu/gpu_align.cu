@@ -22,9 +22,6 @@
 #include "band.h"
 #include "gpu_internal.cuh"
 
-#define NW_LONG_MIN_SIDE 2048               /* both sides at least this ... */
-#define NW_LONG_CELLS ((int64_t)1 << 26)    /* ... and this many cells: long kernel */
-#define NW_BATCH_MAX_N ((int64_t)1 << 22)   /* batch scratch is per column: cap it */
 #define NW_LONG_BATCHED_PER_SM 4            /* this many long problems an SM: batch kernel */
 
 /* Test hooks (environment): NW_GPU_LONG_MIN=k sends every problem with both sides >= k
@@ -41,23 +38,7 @@
  * NW_GPU_MM_LEAF=k the Myers-Miller leaf size, NW_GPU_PATH_STAIR_STRIPES=k runs problems
  * of k stripes or more as staircases; with NW_GPU_TIMING=1 the paths' batches, takes and
  * Myers-Miller levels are timed too. */
-static int64_t nw_env_long_min(void)
-{
-	const char *s = getenv("NW_GPU_LONG_MIN");
-	return s && *s ? atoll(s) : 0;
-}
-
-static int nw_env_prof(void)
-{
-	const char *s = getenv("NW_GPU_PROF");
-	return s && *s ? atoi(s) : 1;
-}
-
-static bool nw_is_long(const nw_job_t &j, int64_t long_min)
-{
-	if (long_min > 0) return std::min(j.m, j.n) >= long_min;
-	return (std::min(j.m, j.n) >= NW_LONG_MIN_SIDE && j.m * j.n >= NW_LONG_CELLS) || j.n > NW_BATCH_MAX_N;
-}
+static bool nw_is_long(const nw_job_t &j, int64_t long_min) { return nw_long_problem(j.m, j.n, long_min); }
 
 /* Room for n problems in a pass. */
 static int nw_pass_reserve(nw_gpu_t *g, nw_pass_t &ps, int64_t n)

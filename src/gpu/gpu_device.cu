@@ -552,6 +552,7 @@ extern "C" void nw_gpu_close(nw_gpu_t *g)
 	nw_dbuf_free(&g->pbuf);
 	nw_dbuf_free(&g->pack);
 	nw_dbuf_free(&g->topbuf);
+	nw_search_free(&g->search);
 	nw_hbuf_free(&g->htop);
 	nw_hbuf_free(&g->fw.hjobs);
 	nw_hbuf_free(&g->fw.hout);

@@ -11,6 +11,7 @@
  *   gpu_long.cu    long-pair kernel: 32R x TC tiles, tile rows as a staircase in one launch
  *                  (thread logic in long_dp.cuh)
  *   gpu_top.cu     --top: each query's best results ranked on the device
+ *   gpu_search.cu  --top's local forward pass, planned per reference batch and query
  *   gpu_path.cu    path problems in batches: kernels, shapes, device or emulated runs
  *                  (thread logic in path_dp.cuh; gpu_path.cuh for the driver)
  *   gpu_path_driver.cu  nw_gpu_paths: full tracebacks, GACT tiles, Myers-Miller halves
@@ -22,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <cuda_runtime.h>
 #include <vector>
@@ -138,6 +140,32 @@ typedef struct {
 	int32_t a, b;          /* job indices of the two lanes (b == a: one lane) */
 } nw_item_t;
 
+/* Which problems take the long kernel: both sides long and many cells, or more columns
+ * than a batch kernel's scratch holds. long_min > 0 (the NW_GPU_LONG_MIN test hook, read
+ * by nw_env_long_min): every problem with both sides at least that long. For a given m
+ * the rule holds for every n from some length on (gpu_search.cu relies on that). */
+#define NW_LONG_MIN_SIDE 2048               /* both sides at least this ... */
+#define NW_LONG_CELLS ((int64_t)1 << 26)    /* ... and this many cells: long kernel */
+#define NW_BATCH_MAX_N ((int64_t)1 << 22)   /* batch scratch is per column: cap it */
+static inline bool nw_long_problem(int64_t m, int64_t n, int64_t long_min)
+{
+	const int64_t side = m < n ? m : n;
+	if (long_min > 0) return side >= long_min;
+	return (side >= NW_LONG_MIN_SIDE && m * n >= NW_LONG_CELLS) || n > NW_BATCH_MAX_N;
+}
+static inline int64_t nw_env_long_min(void)
+{
+	const char *s = getenv("NW_GPU_LONG_MIN");
+	return s && *s ? atoll(s) : 0;
+}
+/* NW_GPU_PROF: 0 never uses the profile scorer, 2 for every table-scored forward pass, 1
+ * (default) where problems share a query (gpu_align.cu). */
+static inline int nw_env_prof(void)
+{
+	const char *s = getenv("NW_GPU_PROF");
+	return s && *s ? atoi(s) : 1;
+}
+
 /* The problems of one pass (forward or reverse) on the host. Kept in the context, so
  * that capacity is reused from call to call; jobs and out are pinned. */
 struct nw_pass_t {
@@ -231,6 +259,12 @@ struct nw_plan_t {
 };
 
 bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits);
+/* The shape (G threads a group, R rows a thread) that the planner gives class c of kernel
+ * class kc, in a pass whose cells take about t_pass a warp (NW_GPU_CFG first, where that
+ * shape runs); band: a class with column windows. */
+void nw_plan_shape(nw_gpu_t *g, const nw_class_t &c, int kc, int ncodes, double t_pass, bool band, int *G, int *R);
+/* Query length class of m rows: the planner gives each its own shape. */
+int nw_len_class(int64_t m);
 /* Plan the batch launches of the problems ids[0, n_ids) of ps at one width (16 bits, or 32 with
  * wide32) into sp.items and sp.launches; problems that need the next width go to sp.next.
  * prof_ok: table-scored 16-bit problems use the profile scorer. Safe on several host
@@ -245,6 +279,23 @@ void nw_plan_cells(const nw_pass_t &ps, const nw_slice_plan_t &sp, double *real,
 /* Fill the caches the planner reads (occupancy of every shape of the pass's kind, length
  * classes), so that planning threads only read them. */
 void nw_plan_warm(nw_gpu_t *g, int kc, const nw_scoring_t *sc);
+
+/* The database search's forward pass (gpu_search.cu): its plan of a reference batch, kept
+ * while calls pass the same batch, and its buffers, kept from call to call. */
+struct nw_search_t {
+	uint64_t stamp;              /* of the reference batch planned; 0: none */
+	int64_t n_refs;
+	std::vector<int32_t> order;  /* the references the batch kernel takes (1 to NW_BATCH_MAX_N
+				      * columns), longest first, then in batch order */
+	std::vector<int32_t> len;    /* their lengths, in that order */
+	std::vector<int64_t> nsum;   /* nsum[k]: the sum of len[k..] */
+	std::vector<int32_t> others; /* the references it leaves to the generic pass */
+	nw_dbuf_t refs;              /* device: each position's first code (int64) and length
+				      * (int32), then each reference's position (int32, -1: others) */
+	nw_dbuf_t table, queries, jobs, outs, items, counters, fix;
+	nw_hbuf_t hbuf;              /* pinned: the queries' records, then what comes back */
+	int64_t pairs, generic;      /* nw_gpu_search_pairs */
+};
 
 struct nw_path_host; /* gpu_path.cuh */
 
@@ -273,6 +324,7 @@ struct nw_gpu_s {
 	nw_dbuf_t scratch[NW_STREAMS]; /* per side stream: launches in flight together */
 	nw_pass_t fw, rv;
 	nw_plan_t plan;
+	nw_search_t search;            /* the database search's pass (gpu_search.cu) */
 	int occ[NW_BK_TYPES][7][NW_KC_CLASSES][3]; /* resident warps per SM: [type][R/4-2][class NW_KC_*][log2(G/8)] */
 	int occ_ncodes;                /* codes of the profile entries of occ */
 	cudaEvent_t ev[3]; /* kernel timing: start, end, and (NW_GPU_TIMING) a batch run's first upload */
@@ -316,6 +368,16 @@ typedef struct {
  * the twin wrote to res[k] or, with res NULL, to g->plan.empties. */
 int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 	       const nw_pair_t *pairs, int64_t n, nw_result_t *res, nw_fwd_info *info);
+
+/* The forward pass of a database search (gpu_search.cu): local, scores only, the n pairs
+ * whole queries against every reference of rb in order (nw_gpu_top's pairs). Its results
+ * stay on the device: pair k's at (*outs)[map[k]], map a device array of n entries that it
+ * fills. Returns 1, having done nothing, where it does not apply (the caller runs
+ * nw_forward). */
+int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+		      const nw_pair_t *pairs, int64_t n, int64_t n_ref, int64_t *map, nw_fwd_info *info,
+		      const nw_dp_out **outs);
+void nw_search_free(nw_search_t *s);
 
 /* ---------------------------------------------------------------- batch kernel */
 

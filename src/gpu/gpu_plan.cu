@@ -155,6 +155,13 @@ static bool nw_env_cfg(int bk, int *G, int *R)
 	return true;
 }
 
+/* See gpu_internal.cuh. */
+void nw_plan_shape(nw_gpu_t *g, const nw_class_t &c, int kc, int ncodes, double t_pass, bool band, int *G, int *R)
+{
+	if (nw_env_cfg(c.bk, G, R) && nw_batch_warps_per_sm(g, c.bk, *R, *G, kc, ncodes) > 0) return;
+	nw_pick(g, c, kc, ncodes, t_pass, G, R, band ? nw_band_gmin() : 1);
+}
+
 /* ---------------------------------------------------------------- sorting */
 /* Query length classes (upper bounds grow by ~1.25-1.5): a shape per class. A table for
  * the usual lengths, the loop beyond. */
@@ -166,7 +173,7 @@ static int nw_len_class_loop(int64_t m)
 	return c;
 }
 
-static int nw_len_class(int64_t m)
+int nw_len_class(int64_t m)
 {
 	enum { TAB = 8192 };
 	/* filled once, by the first caller (a local static: thread-safe, for the contexts that
@@ -356,9 +363,8 @@ int nw_plan_batch(nw_gpu_t *g, nw_slice_plan_t &pl, const nw_pass_t &ps, const n
 		if (small && k > 0 && cls[k - 1].bk == c.bk) {
 			l.G = prevG;
 			l.R = prevR;
-		} else if (!nw_env_cfg(c.bk, &l.G, &l.R) ||
-			   nw_batch_warps_per_sm(g, c.bk, l.R, l.G, kc, sc->n_codes) <= 0) {
-			nw_pick(g, c, kc, sc->n_codes, t_pass, &l.G, &l.R, band ? nw_band_gmin() : 1);
+		} else {
+			nw_plan_shape(g, c, kc, sc->n_codes, t_pass, band, &l.G, &l.R);
 		}
 		prevG = l.G, prevR = l.R;
 		l.first = (int64_t)pl.items.size();

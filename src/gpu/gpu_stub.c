@@ -119,6 +119,12 @@ void nw_gpu_long_tiles(const nw_gpu_t *g, int64_t *tiles, int64_t *skipped)
 	*tiles = *skipped = 0;
 }
 
+void nw_gpu_search_pairs(const nw_gpu_t *g, int64_t *pairs, int64_t *generic)
+{
+	(void)g;
+	*pairs = *generic = 0;
+}
+
 const char *nw_gpu_describe(const nw_gpu_t *g)
 {
 	(void)g;

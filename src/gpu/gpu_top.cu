@@ -8,7 +8,8 @@
  * share is then the jobs and the plan, not millions of results to fill and rank. A local
  * search ranks by scores alone, so its pass is the score-only class (NW_KC_BEST, no end
  * cell tracked); the kept pairs' end cells come from a local pass over them alone
- * (nw_top_ends).
+ * (nw_top_ends). The local pass is the search pass of gpu_search.cu where it applies (no
+ * job or result of a pair on the host); the others are nw_forward's.
  */
 #include <algorithm>
 #include <cub/device/device_segmented_sort.cuh>
@@ -103,27 +104,6 @@ extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batc
 	fp.ends_only = 1;
 	fp.starts_only = 0;
 	fp.want_path = 0;
-	/* room for the pairs without cells after the problems, before the pass sizes the buffer */
-	NW_TRY(nw_dbuf_reserve(g, &g->outs, (size_t)n * sizeof(nw_dp_out)));
-	const char *et = getenv("NW_GPU_TIMING");
-	nw_fwd_info info;
-	info.timing = et && *et == '1';
-	info.best = true; /* local: scores only (the kept pairs' ends come after the ranking) */
-	NW_TRY(nw_forward(g, &fp, qb, rb, pairs, n, NULL, &info));
-	nw_pass_t &fw = g->fw;
-	nw_plan_t &pl = g->plan;
-	nw_dp_out *douts = (nw_dp_out *)g->outs.p;
-	/* results that only the host has: long-kernel problems and pairs without cells */
-	for (int32_t x : pl.longs)
-		NW_CUDA_CHECK(g, cudaMemcpyAsync(douts + x, &fw.out[x], sizeof(nw_dp_out), cudaMemcpyHostToDevice, g->stream));
-	int64_t *map = pl.fw_of.data();
-	for (size_t e = 0; e < pl.empties.size(); e++) {
-		const int64_t slot = fw.n + (int64_t)e;
-		fw.out[slot] = pl.empties[e].second; /* pinned, room for n */
-		map[pl.empties[e].first] = slot;
-		NW_CUDA_CHECK(g, cudaMemcpyAsync(douts + slot, &fw.out[slot], sizeof(nw_dp_out), cudaMemcpyHostToDevice,
-						 g->stream));
-	}
 	const int64_t n_seg = n / n_ref, kept = top < n_ref ? top : n_ref;
 	size_t temp_bytes = 0;
 	NW_CUDA_CHECK(g, cub::DeviceSegmentedSort::StableSortPairsDescending(
@@ -144,10 +124,46 @@ extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batc
 	int64_t *seg = (int64_t *)(base + o_seg);
 	nw_top_rec *rec = (nw_top_rec *)(base + o_rec);
 	int64_t *hseg = (int64_t *)g->htop.p;
+
+	const char *et = getenv("NW_GPU_TIMING");
+	nw_fwd_info info;
+	info.timing = et && *et == '1';
+	info.best = true; /* local: scores only (the kept pairs' ends come after the ranking) */
+	/* the pairs' results on the device: douts[dmap[k]] (for a global pass, the far corner of
+	 * jobs[x], x < n_jobs, is the end) */
+	const nw_dp_out *douts = NULL;
+	const nw_job_t *djobs = NULL;
+	int64_t n_jobs = 0;
+	int global = 0;
+	const int rs = nw_search_forward(g, &fp, qb, rb, pairs, n, n_ref, dmap, &info, &douts);
+	if (rs < 0) return rs;
+	if (rs == 1) { /* the generic pass */
+		/* room for the pairs without cells after the problems, before the pass sizes the buffer */
+		NW_TRY(nw_dbuf_reserve(g, &g->outs, (size_t)n * sizeof(nw_dp_out)));
+		NW_TRY(nw_forward(g, &fp, qb, rb, pairs, n, NULL, &info));
+		nw_pass_t &fw = g->fw;
+		nw_plan_t &pl = g->plan;
+		nw_dp_out *gouts = (nw_dp_out *)g->outs.p;
+		/* results that only the host has: long-kernel problems and pairs without cells */
+		for (int32_t x : pl.longs)
+			NW_CUDA_CHECK(g, cudaMemcpyAsync(gouts + x, &fw.out[x], sizeof(nw_dp_out), cudaMemcpyHostToDevice, g->stream));
+		int64_t *map = pl.fw_of.data();
+		for (size_t e = 0; e < pl.empties.size(); e++) {
+			const int64_t slot = fw.n + (int64_t)e;
+			fw.out[slot] = pl.empties[e].second; /* pinned, room for n */
+			map[pl.empties[e].first] = slot;
+			NW_CUDA_CHECK(g, cudaMemcpyAsync(gouts + slot, &fw.out[slot], sizeof(nw_dp_out), cudaMemcpyHostToDevice,
+							 g->stream));
+		}
+		/* fw_of is pageable: the copy returns once the bytes are taken */
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(dmap, map, (size_t)n * sizeof(int64_t), cudaMemcpyHostToDevice, g->stream));
+		douts = gouts;
+		djobs = (const nw_job_t *)g->jobs.p;
+		n_jobs = fw.n;
+		global = fw.kind == NW_DP_GLOBAL;
+	}
 	for (int64_t s = 0; s <= n_seg; s++) hseg[s] = s * n_ref;
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(seg, hseg, (size_t)(n_seg + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, g->stream));
-	/* fw_of is pageable: the copy returns once the bytes are taken */
-	NW_CUDA_CHECK(g, cudaMemcpyAsync(dmap, map, (size_t)n * sizeof(int64_t), cudaMemcpyHostToDevice, g->stream));
 	const int threads = 256, blocks = (int)std::min<int64_t>((n + threads - 1) / threads, 8 * 1024);
 	nw_top_keys<<<blocks, threads, 0, g->stream>>>(douts, dmap, n, n_ref, key, val);
 	NW_LAUNCH_CHECK(g);
@@ -156,13 +172,13 @@ extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batc
 									    g->stream));
 	const int64_t total = n_seg * kept;
 	const int gblocks = (int)std::min<int64_t>((total + threads - 1) / threads, 8 * 1024);
-	nw_top_gather<<<gblocks, threads, 0, g->stream>>>(douts, (const nw_job_t *)g->jobs.p, dmap, fw.n,
-							 fw.kind == NW_DP_GLOBAL, val2, n_seg, n_ref, kept, rec);
+	nw_top_gather<<<gblocks, threads, 0, g->stream>>>(douts, djobs, dmap, n_jobs, global, val2, n_seg, n_ref, kept,
+							 rec);
 	NW_LAUNCH_CHECK(g);
 	nw_top_rec *hrec = (nw_top_rec *)g->htop.p;
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(hrec, rec, (size_t)total * sizeof(nw_top_rec), cudaMemcpyDeviceToHost, g->stream));
 	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
-	const bool ends_later = fw.best;
+	const bool ends_later = nw_forward_kind(fp.mode) == NW_DP_LOCAL; /* a score-only pass (info.best) */
 	for (int64_t t = 0; t < total; t++) {
 		const nw_top_rec &v = hrec[t];
 		nw_result_t *r = &kept_res[t];

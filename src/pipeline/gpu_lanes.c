@@ -332,6 +332,18 @@ double nw_lanes_first_kernel_time(const nw_lanes_t *l)
 	return t;
 }
 
+void nw_lanes_search_pairs(const nw_lanes_t *l, int64_t *pairs, int64_t *generic)
+{
+	*pairs = *generic = 0;
+	for (int k = 0; k < NW_LANES_MAX; k++) {
+		int64_t p = 0, gen = 0;
+		if (l->g[k])
+			nw_gpu_search_pairs(l->g[k], &p, &gen);
+		*pairs += p;
+		*generic += gen;
+	}
+}
+
 int nw_lanes_opened(const nw_lanes_t *l)
 {
 	int n = 0;

@@ -91,6 +91,8 @@ int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p, co
 double nw_lanes_kernel_seconds(const nw_lanes_t *l);
 double nw_lanes_first_kernel_time(const nw_lanes_t *l);
 int nw_lanes_opened(const nw_lanes_t *l);
+/* For -v: nw_gpu_search_pairs over every lane. */
+void nw_lanes_search_pairs(const nw_lanes_t *l, int64_t *pairs, int64_t *generic);
 /* Closes the lanes' own engines (not g[0]). */
 void nw_lanes_close(nw_lanes_t *l);
 

@@ -587,6 +587,11 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 					    (long long)run.pairs_while_opening);
 			const double k = nw_lanes_kernel_seconds(&run.lanes);
 			const int lanes = nw_lanes_opened(&run.lanes);
+			int64_t sp, sg;
+			nw_lanes_search_pairs(&run.lanes, &sp, &sg);
+			if (sp)
+				nw_log_info("gpu: --top's search pass took %lld pairs, %lld of them through "
+					    "the generic pass", (long long)sp, (long long)sg);
 			if (run.lanes.ranged_calls)
 				nw_log_info("gpu: the references of %lld --top calls went in ranges that "
 					    "a quarter of the device's memory holds",

@@ -1,0 +1,473 @@
+/* gpu_search.cu: the forward pass of a database search (local --top), planned per
+ * reference batch and per query, never per pair.
+ *
+ * The generic pass (nw_forward) makes a job, a sort record and an item for every pair on
+ * the host, plans them and copies every result back: for a query against a million
+ * references that is about as much host time as the kernels take. A search's pairs are
+ * every query against every reference, so here:
+ *  - once per reference batch, its references are sorted by length, longest first (the
+ *    order that the planner gives any query's problems), and their positions, first codes
+ *    and lengths go to the device;
+ *  - per call, the host picks each query length class's shape (the planner's cost model,
+ *    nw_plan_shape) and where each query's jobs and items go; one kernel writes every
+ *    job and item, the batch kernel runs them as the planner's launches would (a query's
+ *    neighbours by length share an item; its items fill whole warps), and the results
+ *    stay on the device, where another kernel maps each pair to its result;
+ *  - the pairs the batch kernel does not take here (an empty sequence, a reference of
+ *    more columns than its scratch holds, a pair for the long kernel) and the 16-bit
+ *    results that may have wrapped (found on the device) are few: the generic pass runs
+ *    them, and their results are written over the device's.
+ * The results are those of the generic pass: every problem is exact in either.
+ */
+#include <algorithm>
+#include <string.h>
+
+#include "gpu_internal.cuh"
+
+/* One query of a call: where its jobs and items go. Queries are in pair order (segment s:
+ * pairs s * n_ref ..), their jobs and items in the order of the launches. */
+struct nw_sq_t {
+	int64_t qbase;       /* its first code */
+	int64_t job0, item0; /* its first job and item */
+	int32_t m;
+	int32_t first;       /* its first position in the order (those before: long kernel) */
+	int32_t cnt;         /* its jobs: positions first .. first + cnt */
+	int32_t n_items;     /* its items, whole warps of its launch's groups */
+};
+
+/* Every query's jobs and items (a grid row a query, its jobs and items by columns). */
+__global__ void nw_search_make(const nw_sq_t *sq, int64_t n_q, const int64_t *rbase, const int32_t *rlen,
+			       nw_job_t *jobs, nw_item_t *items)
+{
+	for (int64_t s = blockIdx.y; s < n_q; s += gridDim.y) {
+		const nw_sq_t q = sq[s];
+		const int64_t span = q.cnt > q.n_items ? q.cnt : q.n_items;
+		for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < span; t += (int64_t)gridDim.x * blockDim.x) {
+			if (t < q.cnt) {
+				nw_job_t j;
+				j.qbase = q.qbase;
+				j.rbase = rbase[q.first + t];
+				j.m = q.m;
+				j.n = rlen[q.first + t];
+				j.qstep = j.rstep = 1;
+				j.dlo = j.dhi = 0;
+				j.target = NW_NO_TARGET;
+				j.pad_ = 0;
+				jobs[q.job0 + t] = j;
+			}
+			if (t < q.n_items) { /* neighbours 2t and 2t + 1; one lane at the end, then empty */
+				nw_item_t it;
+				it.a = 2 * t < q.cnt ? (int32_t)(q.job0 + 2 * t) : -1;
+				it.b = 2 * t + 1 < q.cnt ? (int32_t)(q.job0 + 2 * t + 1) : it.a;
+				items[q.item0 + t] = it;
+			}
+		}
+	}
+}
+
+/* Pair k's result: its job's, or -1 where the generic pass's goes (nw_search_fix). */
+__global__ void nw_search_map(const nw_sq_t *sq, const int32_t *rpos, int64_t n, int64_t n_ref, int64_t *map)
+{
+	for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t s = k / n_ref, pos = rpos[k - s * n_ref];
+		const nw_sq_t &q = sq[s];
+		map[k] = pos >= q.first && pos < (int64_t)q.first + q.cnt ? q.job0 + pos - q.first : -1;
+	}
+}
+
+/* The jobs whose 16-bit result may have wrapped, appended to list (in any order). */
+__global__ void nw_search_wrapped(const nw_dp_out *out, int64_t n, int32_t *list, unsigned *count)
+{
+	for (int64_t x = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; x < n; x += (int64_t)gridDim.x * blockDim.x)
+		if (out[x].overflow) list[atomicAdd(count, 1u)] = (int32_t)x;
+}
+
+/* The generic pass's results: out[slot[e]] = val[e]; with map, also map[pair[e]] = slot[e]. */
+__global__ void nw_search_fix(nw_dp_out *out, int64_t *map, const int64_t *slot, const int64_t *pair,
+			      const nw_dp_out *val, int64_t n)
+{
+	for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n; e += (int64_t)gridDim.x * blockDim.x) {
+		out[slot[e]] = val[e];
+		if (pair[e] >= 0) map[pair[e]] = slot[e];
+	}
+}
+
+static unsigned nw_grid(int64_t n, int threads)
+{
+	return (unsigned)std::max<int64_t>(1, std::min<int64_t>((n + threads - 1) / threads, 4096));
+}
+
+/* Carve bytes from a buffer plan, 256-byte aligned. */
+static size_t nw_search_carve(size_t *off, size_t bytes)
+{
+	const size_t at = (*off + 255) / 256 * 256;
+	*off = at + bytes;
+	return at;
+}
+
+void nw_search_free(nw_search_t *s)
+{
+	nw_dbuf_t *d[] = {&s->refs, &s->table, &s->queries, &s->jobs, &s->outs, &s->items, &s->counters, &s->fix};
+	for (nw_dbuf_t *b : d) nw_dbuf_free(b);
+	nw_hbuf_free(&s->hbuf);
+	s->stamp = 0; /* (its counts stay) */
+}
+
+/* The plan of reference batch rb (rs: its device copy), unless it is the one held. */
+static int nw_search_refs(nw_gpu_t *g, const nw_batch_t *rb, const nw_dseqs_t *rs)
+{
+	nw_search_t &S = g->search;
+	if (S.stamp == rb->stamp && S.n_refs == rb->n && rb->stamp != 0) return 0;
+	S.stamp = 0;
+	const int64_t n = rb->n;
+	std::vector<uint64_t> key;
+	key.reserve((size_t)n);
+	S.others.clear();
+	for (int64_t r = 0; r < n; r++) {
+		const int64_t len = rb->len[r];
+		if (len >= 1 && len <= NW_BATCH_MAX_N) key.push_back((uint64_t)(NW_BATCH_MAX_N - len) << 32 | (uint64_t)r);
+		else S.others.push_back((int32_t)r);
+	}
+	std::sort(key.begin(), key.end());
+	const size_t no = key.size();
+	S.order.resize(no);
+	S.len.resize(no);
+	S.nsum.assign(no + 1, 0);
+	std::vector<int32_t> rpos((size_t)n, -1);
+	std::vector<int64_t> base(no);
+	for (size_t k = 0; k < no; k++) {
+		const int32_t r = (int32_t)(key[k] & 0xffffffffu);
+		S.order[k] = r;
+		S.len[k] = (int32_t)rb->len[r];
+		rpos[(size_t)r] = (int32_t)k;
+		base[k] = rs->hboff[r];
+	}
+	for (size_t k = no; k-- > 0;) S.nsum[k] = S.nsum[k + 1] + S.len[k];
+	size_t off = 0;
+	const size_t o_base = nw_search_carve(&off, no * sizeof(int64_t)), o_len = nw_search_carve(&off, no * sizeof(int32_t));
+	const size_t o_pos = nw_search_carve(&off, (size_t)n * sizeof(int32_t));
+	NW_TRY(nw_dbuf_reserve(g, &S.refs, off));
+	char *d = (char *)S.refs.p;
+	/* pageable sources: each copy returns once its bytes are taken */
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_base, base.data(), no * sizeof(int64_t), cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_len, S.len.data(), no * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_pos, rpos.data(), (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream));
+	S.n_refs = n;
+	S.stamp = rb->stamp;
+	return 0;
+}
+
+/* The device's parts of the reference plan. */
+static const int64_t *nw_search_rbase(const nw_search_t &S) { return (const int64_t *)S.refs.p; }
+static const int32_t *nw_search_rlen(const nw_search_t &S)
+{
+	size_t off = 0;
+	nw_search_carve(&off, S.order.size() * sizeof(int64_t));
+	return (const int32_t *)((const char *)S.refs.p + nw_search_carve(&off, 0));
+}
+static const int32_t *nw_search_rpos(const nw_search_t &S)
+{
+	size_t off = 0;
+	nw_search_carve(&off, S.order.size() * sizeof(int64_t));
+	nw_search_carve(&off, S.order.size() * sizeof(int32_t));
+	return (const int32_t *)((const char *)S.refs.p + nw_search_carve(&off, 0));
+}
+
+/* Whether the search pass takes the call: local scores for ranking, the profile scorer's
+ * problems (not DNA of the XOR scorer), 16-bit lanes possible, whole queries against
+ * every reference of rb (checked at each query's ends). */
+static bool nw_search_applies(const nw_align_params_t *p, const nw_fwd_info *info, const nw_batch_t *rb,
+			      const nw_pair_t *pairs, int64_t n, int64_t n_ref)
+{
+	const char *es = getenv("NW_GPU_SEARCH"); /* test and benchmark hook: 0 never takes it */
+	if (es && *es == '0') return false;
+	const nw_scoring_t *sc = p->sc;
+	if (p->mode != NW_MODE_LOCAL || !info->best || p->starts_only || n_ref < 1 || n_ref != rb->n || n % n_ref != 0)
+		return false;
+	const int prof = nw_env_prof();
+	if (prof == 0 || (prof == 1 && n_ref < 8)) return false; /* the generic pass's rule for the profile */
+	uint32_t t0, t1;
+	if (nw_fast_bytes(sc, NW_DP_LOCAL, &t0, &t1)) return false;
+	if (sc->n_codes > NW_QPAD || sc->gap_open < 0 || sc->gap_extend < 0 || sc->gap_open + sc->gap_extend < 1)
+		return false; /* nw_forward's error */
+	if (!nw_fits(NW_DP_LOCAL, sc, 1, 1, 0, 16)) return false;
+	if (n / n_ref > INT32_MAX) return false;
+	for (int64_t s = 0; s < n; s += n_ref)
+		if (pairs[s].r != 0 || pairs[s + n_ref - 1].r != (uint32_t)(n_ref - 1) || pairs[s].q != pairs[s + n_ref - 1].q)
+			return false;
+	return true;
+}
+
+/* A launch of the search: a query length class (or several of one shape). */
+struct nw_search_launch {
+	int G, R;
+	int64_t first, count; /* items */
+	int32_t ncap;
+};
+
+/* See gpu_internal.cuh. */
+int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+		      const nw_pair_t *pairs, int64_t n, int64_t n_ref, int64_t *map, nw_fwd_info *info,
+		      const nw_dp_out **outs)
+{
+	if (!nw_search_applies(p, info, rb, pairs, n, n_ref)) return 1;
+	const nw_scoring_t *sc = p->sc;
+	nw_search_t &S = g->search;
+	info->t[0] = nw_now();
+	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
+	const nw_dseqs_t *qs, *rs;
+	NW_TRY(nw_gpu_seqs(g, qb, NW_SEQ_QUERIES, &qs));
+	NW_TRY(nw_gpu_seqs(g, rb, NW_SEQ_REFS, &rs));
+	info->t_seqs = nw_now();
+	const uint8_t *qc = (const uint8_t *)qs->codes.p, *rc = (const uint8_t *)rs->codes.p;
+	info->qc = qc, info->rc = rc;
+	NW_TRY(nw_search_refs(g, rb, rs));
+	const int64_t n_q = n / n_ref, n_order = (int64_t)S.order.size(), long_min = nw_env_long_min();
+	const int kc = NW_KC_BEST;
+
+	/* each query's first position, jobs and cells; queries by length, longest first */
+	std::vector<nw_sq_t> sq((size_t)n_q);
+	std::vector<int32_t> by_m;
+	double cells = 0;
+	int64_t n_jobs = 0;
+	for (int64_t s = 0; s < n_q; s++) {
+		nw_sq_t &q = sq[(size_t)s];
+		const uint32_t qi = pairs[s * n_ref].q;
+		const int64_t m = qb->len[qi];
+		memset(&q, 0, sizeof q);
+		q.qbase = qs->hboff[qi];
+		q.m = (int32_t)std::min<int64_t>(m, INT32_MAX);
+		q.first = (int32_t)n_order; /* m == 0: no jobs, every pair to the generic pass */
+		if (m > 0 && m < INT32_MAX) {
+			q.first = (int32_t)(std::partition_point(S.len.begin(), S.len.end(),
+								 [&](int32_t len) { return nw_long_problem(m, len, long_min); }) -
+					    S.len.begin());
+			q.cnt = (int32_t)(n_order - q.first);
+		}
+		n_jobs += q.cnt;
+		cells += (double)q.m * (double)S.nsum[(size_t)q.first];
+		if (q.cnt) by_m.push_back((int32_t)s);
+	}
+	if (n_jobs > INT32_MAX / 2) return 1; /* items hold int32 job indices */
+	std::stable_sort(by_m.begin(), by_m.end(), [&](int32_t a, int32_t b) { return sq[(size_t)a].m > sq[(size_t)b].m; });
+
+	/* classes of query length (the planner's), their shapes, launches; jobs and items laid
+	 * out in that order */
+	std::vector<nw_search_launch> launches;
+	const double t_pass = cells / (16.0 * g->n_sm);
+	const bool small = n_jobs < (int64_t)g->n_sm * 8; /* the planner's rule: one shape */
+	int64_t job0 = 0, item0 = 0;
+	for (size_t x = 0; x < by_m.size();) {
+		const int lc = nw_len_class(sq[(size_t)by_m[x]].m);
+		size_t y = x;
+		nw_class_t c;
+		memset(&c, 0, sizeof c);
+		c.bk = NW_BK_PROF16;
+		double nsum = 0;
+		int64_t cnt = 0;
+		for (; y < by_m.size() && nw_len_class(sq[(size_t)by_m[y]].m) == lc; y++) {
+			const nw_sq_t &q = sq[(size_t)by_m[y]];
+			c.mmax = std::max<int64_t>(c.mmax, q.m);
+			c.nmax = std::max<int64_t>(c.nmax, S.len[(size_t)q.first]);
+			nsum += (double)S.nsum[(size_t)q.first];
+			cnt += q.cnt;
+			c.cells += (double)q.m * (double)S.nsum[(size_t)q.first];
+		}
+		c.x0 = 0, c.x1 = (size_t)cnt;
+		c.nmean = nsum / (double)cnt;
+		nw_search_launch l;
+		if (small && !launches.empty()) {
+			l.G = launches.back().G, l.R = launches.back().R;
+		} else {
+			nw_plan_shape(g, c, kc, sc->n_codes, t_pass, false, &l.G, &l.R);
+		}
+		const int gpw = 32 / l.G;
+		l.first = item0;
+		l.ncap = 0;
+		for (; x < y; x++) {
+			nw_sq_t &q = sq[(size_t)by_m[x]];
+			q.job0 = job0;
+			q.item0 = item0;
+			q.n_items = (int32_t)(((int64_t)q.cnt + 1) / 2 + gpw - 1) / gpw * gpw;
+			job0 += q.cnt;
+			item0 += q.n_items;
+			l.ncap = std::max(l.ncap, S.len[(size_t)q.first]);
+		}
+		l.count = item0 - l.first;
+		nw_search_launch *last = launches.empty() ? NULL : &launches.back();
+		if (last && last->G == l.G && last->R == l.R) {
+			last->count += l.count;
+			last->ncap = std::max(last->ncap, l.ncap);
+		} else {
+			launches.push_back(l);
+		}
+	}
+	const int64_t n_items = item0;
+
+	/* the pairs the generic pass runs: whole queries of no rows, then by query the
+	 * references outside the order and the positions before its first */
+	std::vector<nw_pair_t> gen;
+	std::vector<int64_t> gen_slot, gen_pair;
+	for (int64_t s = 0; s < n_q; s++) {
+		const nw_sq_t &q = sq[(size_t)s];
+		const uint32_t qi = pairs[s * n_ref].q;
+		auto add = [&](int32_t r) {
+			nw_pair_t pr;
+			pr.q = qi, pr.r = (uint32_t)r;
+			gen_slot.push_back(n_jobs + (int64_t)gen.size());
+			gen_pair.push_back(s * n_ref + r);
+			gen.push_back(pr);
+		};
+		if (q.cnt == 0 && q.first == n_order) {
+			for (int64_t r = 0; r < n_ref; r++) add((int32_t)r);
+			continue;
+		}
+		for (int32_t r : S.others) add(r);
+		for (int32_t k = 0; k < q.first; k++) add(S.order[(size_t)k]);
+	}
+	const int64_t n_slots = n_jobs + (int64_t)gen.size();
+
+	/* buffers; the queries' records by pinned copy */
+	NW_TRY(nw_dbuf_reserve(g, &S.queries, (size_t)std::max<int64_t>(n_q, 1) * sizeof(nw_sq_t)));
+	NW_TRY(nw_dbuf_reserve(g, &S.jobs, (size_t)std::max<int64_t>(n_jobs, 1) * sizeof(nw_job_t)));
+	NW_TRY(nw_dbuf_reserve(g, &S.outs, (size_t)std::max<int64_t>(n_slots, 1) * sizeof(nw_dp_out)));
+	NW_TRY(nw_dbuf_reserve(g, &S.items, (size_t)std::max<int64_t>(n_items, 1) * sizeof(nw_item_t)));
+	/* a counter a launch, the count of wrapped results, then their list */
+	size_t coff = 0;
+	const size_t o_cnt = nw_search_carve(&coff, (launches.size() + 1) * sizeof(unsigned));
+	const size_t o_list = nw_search_carve(&coff, (size_t)std::max<int64_t>(n_jobs, 1) * sizeof(int32_t));
+	NW_TRY(nw_dbuf_reserve(g, &S.counters, coff));
+	unsigned *dcnt = (unsigned *)((char *)S.counters.p + o_cnt);
+	int32_t *dlist = (int32_t *)((char *)S.counters.p + o_list);
+	NW_TRY(nw_hbuf_reserve(g, &S.hbuf, std::max((size_t)n_q * sizeof(nw_sq_t), 2 * sizeof(unsigned))));
+	memcpy(S.hbuf.p, sq.data(), (size_t)n_q * sizeof(nw_sq_t));
+	int32_t tab[NW_TAB_DIM * NW_TAB_DIM];
+	nw_fill_table(sc, NW_DP_LOCAL, tab);
+	NW_TRY(nw_dbuf_put(g, &S.table, tab, sizeof tab));
+	nw_sq_t *dsq = (nw_sq_t *)S.queries.p;
+	nw_job_t *djobs = (nw_job_t *)S.jobs.p;
+	nw_dp_out *douts = (nw_dp_out *)S.outs.p;
+	nw_item_t *ditems = (nw_item_t *)S.items.p;
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(dsq, S.hbuf.p, (size_t)n_q * sizeof(nw_sq_t), cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemsetAsync(dcnt, 0, (launches.size() + 1) * sizeof(unsigned), g->stream));
+	if (n_jobs) {
+		const int64_t span = std::max<int64_t>(n_order, 1);
+		dim3 grid(nw_grid(span, 256), (unsigned)std::min<int64_t>(n_q, 65535));
+		nw_search_make<<<grid, 256, 0, g->stream>>>(dsq, n_q, nw_search_rbase(S), nw_search_rlen(S), djobs, ditems);
+		NW_LAUNCH_CHECK(g);
+	}
+	info->t[1] = nw_now();
+
+	/* the batch kernel's launches, as nw_queue_slice makes them */
+	float ms = 0;
+	if (!launches.empty()) {
+		if (!g->ev_ok) {
+			for (int k = 0; k < 3; k++) NW_CUDA_CHECK(g, cudaEventCreate(&g->ev[k]));
+			g->ev_ok = 1;
+		}
+		NW_CUDA_CHECK(g, cudaEventRecord(g->ev_up, g->stream));
+		for (int k = 0; k < NW_STREAMS; k++) NW_CUDA_CHECK(g, cudaStreamWaitEvent(g->side[k], g->ev_up, 0));
+		g->ev_start = true;
+		for (size_t x = 0; x < launches.size(); x++) {
+			const nw_search_launch &l = launches[x];
+			nw_bparams_t bp;
+			memset(&bp, 0, sizeof bp);
+			bp.jobs = djobs;
+			bp.out = douts;
+			bp.items = ditems + l.first;
+			bp.n_items = l.count;
+			bp.qcodes = qc;
+			bp.rcodes = rc;
+			bp.table = (const int32_t *)S.table.p;
+			bp.kind = NW_DP_LOCAL;
+			bp.best = 1;
+			bp.O = sc->gap_open;
+			bp.E = sc->gap_extend;
+			bp.G = l.G;
+			nw_bparams_limits(sc, &bp);
+			bp.ncap = l.ncap;
+			bp.ncodes = sc->n_codes;
+			bp.counter = dcnt + x;
+			NW_TRY(nw_batch_launch(g, NW_BK_PROF16, l.R, &bp, (int)(x % NW_STREAMS)));
+			if (info->timing)
+				fprintf(stderr, "nw_gpu   search launch: G %d R %d, %lld items, ncap %d\n", l.G, l.R,
+					(long long)l.count, l.ncap);
+		}
+		NW_TRY(nw_streams_join(g));
+		NW_CUDA_CHECK(g, cudaEventRecord(g->ev[1], g->stream));
+		nw_search_wrapped<<<nw_grid(n_jobs, 256), 256, 0, g->stream>>>(douts, n_jobs, dlist, dcnt + launches.size());
+		NW_LAUNCH_CHECK(g);
+	}
+	unsigned *hcnt = (unsigned *)S.hbuf.p; /* the records were copied out (stream order) */
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(hcnt, dcnt + launches.size(), sizeof(unsigned), cudaMemcpyDeviceToHost, g->stream));
+	NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+	const int64_t n_wrapped = launches.empty() ? 0 : *hcnt;
+	if (!launches.empty()) {
+		NW_CUDA_CHECK(g, cudaEventElapsedTime(&ms, g->ev[0], g->ev[1]));
+		g->kernel_s += ms * 1e-3;
+	}
+	if (n_wrapped) { /* again in the generic pass, which redoes them in 32 bits */
+		std::vector<int32_t> wl((size_t)n_wrapped);
+		NW_CUDA_CHECK(g, cudaMemcpy(wl.data(), dlist, (size_t)n_wrapped * sizeof(int32_t), cudaMemcpyDeviceToHost));
+		std::sort(wl.begin(), wl.end());
+		size_t s = 0;
+		for (int32_t x : wl) { /* job x: query s (by its first job), position first + x - job0 */
+			while (s < by_m.size() && sq[(size_t)by_m[s]].job0 + sq[(size_t)by_m[s]].cnt <= x) s++;
+			const nw_sq_t &q = sq[(size_t)by_m[s]];
+			nw_pair_t pr;
+			pr.q = pairs[(int64_t)by_m[s] * n_ref].q;
+			pr.r = (uint32_t)S.order[(size_t)(q.first + x - q.job0)];
+			gen.push_back(pr);
+			gen_slot.push_back(x);
+			gen_pair.push_back(-1); /* the map has it already */
+		}
+	}
+	if (info->timing)
+		fprintf(stderr, "nw_gpu search: %lld queries, %lld jobs, %zu launches, %lld cells; planned %.1f ms, kernels %.3f ms; %lld pairs to the generic pass (%lld wrapped)\n",
+			(long long)n_q, (long long)n_jobs, launches.size(), (long long)cells, 1e3 * (info->t[1] - info->t[0]), ms,
+			(long long)gen.size(), (long long)n_wrapped);
+
+	/* the map, then the generic pass's results over it */
+	nw_search_map<<<nw_grid(n, 256), 256, 0, g->stream>>>(dsq, nw_search_rpos(S), n, n_ref, map);
+	NW_LAUNCH_CHECK(g);
+	if (!gen.empty()) {
+		nw_fwd_info gi;
+		memset(&gi, 0, sizeof gi);
+		gi.timing = info->timing;
+		gi.best = true;
+		const int64_t ng = (int64_t)gen.size();
+		NW_TRY(nw_forward(g, p, qb, rb, gen.data(), ng, NULL, &gi));
+		std::vector<nw_dp_out> val((size_t)ng);
+		for (int64_t e = 0; e < ng; e++)
+			if (g->plan.fw_of[(size_t)e] >= 0) val[(size_t)e] = g->fw.out[g->plan.fw_of[(size_t)e]];
+		for (const auto &em : g->plan.empties) val[(size_t)em.first] = em.second;
+		size_t foff = 0;
+		const size_t o_slot = nw_search_carve(&foff, (size_t)ng * sizeof(int64_t));
+		const size_t o_pair = nw_search_carve(&foff, (size_t)ng * sizeof(int64_t));
+		const size_t o_val = nw_search_carve(&foff, (size_t)ng * sizeof(nw_dp_out));
+		NW_TRY(nw_dbuf_reserve(g, &S.fix, foff));
+		NW_TRY(nw_hbuf_reserve(g, &S.hbuf, foff));
+		char *h = (char *)S.hbuf.p, *d = (char *)S.fix.p;
+		memcpy(h + o_slot, gen_slot.data(), (size_t)ng * sizeof(int64_t));
+		memcpy(h + o_pair, gen_pair.data(), (size_t)ng * sizeof(int64_t));
+		memcpy(h + o_val, val.data(), (size_t)ng * sizeof(nw_dp_out));
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(d, h, foff, cudaMemcpyHostToDevice, g->stream));
+		nw_search_fix<<<nw_grid(ng, 256), 256, 0, g->stream>>>(douts, map, (const int64_t *)(d + o_slot),
+								      (const int64_t *)(d + o_pair),
+								      (const nw_dp_out *)(d + o_val), ng);
+		NW_LAUNCH_CHECK(g);
+		/* the pinned buffer is read by that copy: the next call may rewrite it */
+		NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
+	}
+	info->t[2] = nw_now();
+	*outs = douts;
+	S.pairs += n;
+	S.generic += (int64_t)gen.size();
+	return 0;
+}
+
+extern "C" void nw_gpu_search_pairs(const nw_gpu_t *g, int64_t *pairs, int64_t *generic)
+{
+	*pairs = g ? g->search.pairs : 0;
+	*generic = g ? g->search.generic : 0;
+}
