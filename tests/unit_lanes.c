@@ -70,31 +70,31 @@ static int fake_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 	return 0;
 }
 
-/* The stand-in for nw_gpu_top: of each query's n_ref pairs, the top with the highest
- * digest of query and reference, then the earlier reference, in rank order. */
+/* The stand-in for nw_gpu_top: of each query of qb against every reference of rb, the
+ * top with the highest digest of query and reference, then the earlier reference, in
+ * rank order. */
 static int fake_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
-		    const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top,
-		    nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
-		    size_t errlen)
+		    const nw_batch_t *rb, int top, nw_pair_t *kept_pairs, nw_result_t *kept_res,
+		    int64_t *n_kept, char *err, size_t errlen)
 {
 	(void)g, (void)p, (void)err, (void)errlen;
-	seen(qb, rb, n);
-	const int64_t per = top < n_ref ? top : n_ref;
+	const int64_t n_ref = rb->n, per = top < n_ref ? top : n_ref;
+	seen(qb, rb, qb->n * n_ref);
 	*n_kept = 0;
-	for (int64_t s = 0; s < n / n_ref; s++) {
+	for (int64_t s = 0; s < qb->n; s++) {
 		char *taken = calloc((size_t)n_ref, 1);
 		for (int64_t t = 0; t < per; t++) {
 			int64_t best = -1, bs = 0;
 			for (int64_t j = 0; j < n_ref; j++) {
-				const nw_pair_t *pr = &pairs[s * n_ref + j];
-				const int64_t v = (digest(qb, pr->q) ^ digest(rb, pr->r)) & 15; /* many ties */
+				const int64_t v = (digest(qb, s) ^ digest(rb, j)) & 15; /* many ties */
 				if (!taken[j] && (best < 0 || v > bs))
 					best = j, bs = v;
 			}
 			taken[best] = 1;
-			kept_pairs[*n_kept] = pairs[s * n_ref + best];
+			kept_pairs[*n_kept].q = (uint32_t)s;
+			kept_pairs[*n_kept].r = (uint32_t)best;
 			kept_res[*n_kept].score = bs;
-			kept_res[*n_kept].qend = digest(qb, pairs[s * n_ref + best].q);
+			kept_res[*n_kept].qend = digest(qb, s);
 			++*n_kept;
 		}
 		free(taken);
@@ -314,11 +314,7 @@ static void test_top(void)
 	random_batch(&r, 90, 200, &rng);
 	nw_align_params_t p;
 	memset(&p, 0, sizeof p);
-	const int64_t n_ref = 90, nq = 37, n = nq * n_ref;
-	nw_pair_t *pairs = malloc(sizeof *pairs * (size_t)n);
-	for (int64_t a = 0; a < nq; a++) /* queries 20..56 against every reference */
-		for (int64_t b = 0; b < n_ref; b++)
-			pairs[a * n_ref + b].q = (uint32_t)(20 + a), pairs[a * n_ref + b].r = (uint32_t)b;
+	const int64_t n_ref = 90, nq = 37, q0 = 20; /* queries 20..56 against every reference */
 	const uint64_t ref_bytes = r.total_residues + 4 * r.n_words + 24 * (uint64_t)r.n;
 	const int tops[] = {1, 3, 1, 3, 100};
 	for (int x = 0; x < 5; x++) {
@@ -335,10 +331,12 @@ static void test_top(void)
 		fake_lanes(&l, 4, 200);
 		if (ranged)
 			l.device_bytes = 4 * ref_bytes / 3;
-		CHECK(nw_lanes_top(&one, fake_top, &p, &q, &r, pairs, n, n_ref, top, wp, wr, &wn, err,
-				   sizeof err) == 0, "unsplit top");
 		seen_reset();
-		CHECK(nw_lanes_top(&l, fake_top, &p, &q, &r, pairs, n, n_ref, top, gp, gr, &gn, err,
+		CHECK(nw_lanes_top(&one, fake_top, &p, &q, &r, q0, q0 + nq, top, wp, wr, &wn, err,
+				   sizeof err) == 0, "unsplit top");
+		CHECK(calls == 1 && most_q == nq && most_r == n_ref, "unsplit top: one call, a view of its queries");
+		seen_reset();
+		CHECK(nw_lanes_top(&l, fake_top, &p, &q, &r, q0, q0 + nq, top, gp, gr, &gn, err,
 				   sizeof err) == 0, "top on 4 lanes%s", ranged ? ", 3 ranges" : "");
 		if (!ranged) {
 			CHECK(calls == 4 && most_q <= nq / 4 + 1, "top: whole queries a lane, views of them");
@@ -349,7 +347,11 @@ static void test_top(void)
 			      "view (%lld), preloaded once a range (%d)", calls, (long long)most_r, preloads);
 		}
 		CHECK_EQ_I64(gn, wn, "top %d: kept", top);
+		CHECK_EQ_I64(wn, nq * per, "top %d: kept of the unsplit call", top);
 		int same = gn == wn;
+		for (int64_t k = 0; same && k < wn; k++) /* query order, each query's own */
+			same = wp[k].q == (uint32_t)(q0 + k / per) && wp[k].r < (uint32_t)n_ref;
+		CHECK(same, "top %d: the unsplit call's kept pairs in the batches' numbers", top);
 		for (int64_t k = 0; same && k < gn; k++)
 			same = gp[k].q == wp[k].q && gp[k].r == wp[k].r && gr[k].score == wr[k].score &&
 			       gr[k].qend == wr[k].qend;
@@ -357,7 +359,6 @@ static void test_top(void)
 		      ranged ? " in ranges" : "");
 		free(wp), free(gp), free(wr), free(gr);
 	}
-	free(pairs);
 	nw_batch_free(&q);
 	nw_batch_free(&r);
 }

@@ -21,14 +21,16 @@ nw_gpu_t *nw_gpu_open(int device, char *err, size_t errlen);
 int nw_gpu_align(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
 		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, nw_result_t *res,
 		 char *err, size_t errlen);
-/* --top on the device: the n pairs are whole queries against every reference in order
- * (pairs k * n_ref + j = query, reference j), aligned for their ends (p->ends_only); of
- * each query the min(top, n_ref) best results (higher score, then earlier reference) are
- * written in rank order to kept_pairs / kept_res (score and end cell, start 0, strand 0),
- * *n_kept in all: what the host's selection makes of nw_gpu_align's results. */
+/* --top on the device: every query of qb against every reference of rb (a caller with a
+ * part of a batch passes a view of it), aligned for their ends (p->ends_only); of each
+ * query the min(top, rb->n) best results (higher score, then earlier reference) are
+ * written in rank order to kept_pairs / kept_res (pairs numbered in qb and rb; score and
+ * end cell, start 0, strand 0), *n_kept in all: what the host's selection makes of
+ * nw_gpu_align's results on those pairs. The pairs are implied, never listed: a local
+ * search's host work is per query (src/gpu/gpu_search.cu). */
 int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
-	       const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top, nw_pair_t *kept_pairs,
-	       nw_result_t *kept_res, int64_t *n_kept, char *err, size_t errlen);
+	       int top, nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
+	       size_t errlen);
 /* Paths (raw CIGARs, res[k].path_kind set by nw_path_kind) of the n pairs whose scores
  * and spans res already holds (from nw_gpu_align); results with an empty span get none.
  * The caller checks them with nw_path_finish. */

@@ -369,14 +369,13 @@ typedef struct {
 int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 	       const nw_pair_t *pairs, int64_t n, nw_result_t *res, nw_fwd_info *info);
 
-/* The forward pass of a database search (gpu_search.cu): local, scores only, the n pairs
- * whole queries against every reference of rb in order (nw_gpu_top's pairs). Its results
- * stay on the device: pair k's at (*outs)[map[k]], map a device array of n entries that it
- * fills. Returns 1, having done nothing, where it does not apply (the caller runs
- * nw_forward). */
+/* The forward pass of a database search (gpu_search.cu): local, scores only, every query
+ * of qb against every reference of rb (nw_gpu_top's pairs: pair k = query k / rb->n,
+ * reference k % rb->n). Its results stay on the device: pair k's at (*outs)[map[k]], map a
+ * device array of qb->n * rb->n entries that it fills. Returns 1, having done nothing,
+ * where it does not apply (the caller runs nw_forward). */
 int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
-		      const nw_pair_t *pairs, int64_t n, int64_t n_ref, int64_t *map, nw_fwd_info *info,
-		      const nw_dp_out **outs);
+		      int64_t *map, nw_fwd_info *info, const nw_dp_out **outs);
 void nw_search_free(nw_search_t *s);
 
 /* ---------------------------------------------------------------- batch kernel */

@@ -174,15 +174,13 @@ static const int32_t *nw_search_rpos(const nw_search_t &S)
 }
 
 /* Whether the search pass takes the call: local scores for ranking, the profile scorer's
- * problems (not DNA of the XOR scorer), 16-bit lanes possible, whole queries against
- * every reference of rb (checked at each query's ends). */
-static bool nw_search_applies(const nw_align_params_t *p, const nw_fwd_info *info, const nw_batch_t *rb,
-			      const nw_pair_t *pairs, int64_t n, int64_t n_ref)
+ * problems (not DNA of the XOR scorer), 16-bit lanes possible. */
+static bool nw_search_applies(const nw_align_params_t *p, const nw_fwd_info *info, int64_t n_q, int64_t n_ref)
 {
 	const char *es = getenv("NW_GPU_SEARCH"); /* test and benchmark hook: 0 never takes it */
 	if (es && *es == '0') return false;
 	const nw_scoring_t *sc = p->sc;
-	if (p->mode != NW_MODE_LOCAL || !info->best || p->starts_only || n_ref < 1 || n_ref != rb->n || n % n_ref != 0)
+	if (p->mode != NW_MODE_LOCAL || !info->best || p->starts_only || n_ref < 1 || n_q < 1 || n_q > INT32_MAX)
 		return false;
 	const int prof = nw_env_prof();
 	if (prof == 0 || (prof == 1 && n_ref < 8)) return false; /* the generic pass's rule for the profile */
@@ -190,12 +188,7 @@ static bool nw_search_applies(const nw_align_params_t *p, const nw_fwd_info *inf
 	if (nw_fast_bytes(sc, NW_DP_LOCAL, &t0, &t1)) return false;
 	if (sc->n_codes > NW_QPAD || sc->gap_open < 0 || sc->gap_extend < 0 || sc->gap_open + sc->gap_extend < 1)
 		return false; /* nw_forward's error */
-	if (!nw_fits(NW_DP_LOCAL, sc, 1, 1, 0, 16)) return false;
-	if (n / n_ref > INT32_MAX) return false;
-	for (int64_t s = 0; s < n; s += n_ref)
-		if (pairs[s].r != 0 || pairs[s + n_ref - 1].r != (uint32_t)(n_ref - 1) || pairs[s].q != pairs[s + n_ref - 1].q)
-			return false;
-	return true;
+	return nw_fits(NW_DP_LOCAL, sc, 1, 1, 0, 16);
 }
 
 /* A launch of the search: a query length class (or several of one shape). */
@@ -207,10 +200,10 @@ struct nw_search_launch {
 
 /* See gpu_internal.cuh. */
 int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
-		      const nw_pair_t *pairs, int64_t n, int64_t n_ref, int64_t *map, nw_fwd_info *info,
-		      const nw_dp_out **outs)
+		      int64_t *map, nw_fwd_info *info, const nw_dp_out **outs)
 {
-	if (!nw_search_applies(p, info, rb, pairs, n, n_ref)) return 1;
+	const int64_t n_q = qb->n, n_ref = rb->n, n = n_q * n_ref;
+	if (!nw_search_applies(p, info, n_q, n_ref)) return 1;
 	const nw_scoring_t *sc = p->sc;
 	nw_search_t &S = g->search;
 	info->t[0] = nw_now();
@@ -222,7 +215,7 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 	const uint8_t *qc = (const uint8_t *)qs->codes.p, *rc = (const uint8_t *)rs->codes.p;
 	info->qc = qc, info->rc = rc;
 	NW_TRY(nw_search_refs(g, rb, rs));
-	const int64_t n_q = n / n_ref, n_order = (int64_t)S.order.size(), long_min = nw_env_long_min();
+	const int64_t n_order = (int64_t)S.order.size(), long_min = nw_env_long_min();
 	const int kc = NW_KC_BEST;
 
 	/* each query's first position, jobs and cells; queries by length, longest first */
@@ -232,7 +225,7 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 	int64_t n_jobs = 0;
 	for (int64_t s = 0; s < n_q; s++) {
 		nw_sq_t &q = sq[(size_t)s];
-		const uint32_t qi = pairs[s * n_ref].q;
+		const uint32_t qi = (uint32_t)s;
 		const int64_t m = qb->len[qi];
 		memset(&q, 0, sizeof q);
 		q.qbase = qs->hboff[qi];
@@ -310,7 +303,7 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 	std::vector<int64_t> gen_slot, gen_pair;
 	for (int64_t s = 0; s < n_q; s++) {
 		const nw_sq_t &q = sq[(size_t)s];
-		const uint32_t qi = pairs[s * n_ref].q;
+		const uint32_t qi = (uint32_t)s;
 		auto add = [&](int32_t r) {
 			nw_pair_t pr;
 			pr.q = qi, pr.r = (uint32_t)r;
@@ -415,7 +408,7 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 			while (s < by_m.size() && sq[(size_t)by_m[s]].job0 + sq[(size_t)by_m[s]].cnt <= x) s++;
 			const nw_sq_t &q = sq[(size_t)by_m[s]];
 			nw_pair_t pr;
-			pr.q = pairs[(int64_t)by_m[s] * n_ref].q;
+			pr.q = (uint32_t)by_m[s];
 			pr.r = (uint32_t)S.order[(size_t)(q.first + x - q.job0)];
 			gen.push_back(pr);
 			gen_slot.push_back(x);

@@ -58,10 +58,10 @@ int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
 }
 
 int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
-	       const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top, nw_pair_t *kept_pairs,
-	       nw_result_t *kept_res, int64_t *n_kept, char *err, size_t errlen)
+	       int top, nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
+	       size_t errlen)
 {
-	(void)g, (void)p, (void)qb, (void)rb, (void)pairs, (void)n, (void)n_ref, (void)top;
+	(void)g, (void)p, (void)qb, (void)rb, (void)top;
 	(void)kept_pairs, (void)kept_res;
 	*n_kept = 0;
 	snprintf(err, errlen, "this nwalign was built without CUDA: no GPU --top");

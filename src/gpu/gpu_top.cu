@@ -87,17 +87,18 @@ static int nw_top_ends(nw_gpu_t *g, const nw_align_params_t *fp, const nw_batch_
 }
 
 extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
-			  const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top, nw_pair_t *kept_pairs,
-			  nw_result_t *kept_res, int64_t *n_kept, char *err, size_t errlen)
+			  int top, nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
+			  size_t errlen)
 {
 	g->err = err;
 	g->errlen = errlen;
 	*n_kept = 0;
 	nw_gpu_call_size(g, 0); /* its calls are of a chunk's size from the first */
-	if (n <= 0 || n_ref <= 0 || top <= 0) return 0;
-	if (n % n_ref != 0 || n_ref > UINT32_MAX) {
-		snprintf(err, errlen, "GPU engine: --top needs whole queries (%lld pairs, %lld references)",
-			 (long long)n, (long long)n_ref);
+	const int64_t n_ref = rb->n, n = qb->n * n_ref; /* pair k: query k / n_ref, reference k % n_ref */
+	if (n <= 0 || top <= 0) return 0;
+	if (n_ref > UINT32_MAX || qb->n > UINT32_MAX) {
+		snprintf(err, errlen, "GPU engine: --top over %lld queries and %lld references", (long long)qb->n,
+			 (long long)n_ref);
 		return NW_ERR_INTERNAL;
 	}
 	nw_align_params_t fp = *p;
@@ -135,12 +136,14 @@ extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batc
 	const nw_job_t *djobs = NULL;
 	int64_t n_jobs = 0;
 	int global = 0;
-	const int rs = nw_search_forward(g, &fp, qb, rb, pairs, n, n_ref, dmap, &info, &douts);
+	const int rs = nw_search_forward(g, &fp, qb, rb, dmap, &info, &douts);
 	if (rs < 0) return rs;
-	if (rs == 1) { /* the generic pass */
+	if (rs == 1) { /* the generic pass, on the pairs listed */
+		std::vector<nw_pair_t> pairs((size_t)n);
+		for (int64_t k = 0; k < n; k++) pairs[(size_t)k].q = (uint32_t)(k / n_ref), pairs[(size_t)k].r = (uint32_t)(k % n_ref);
 		/* room for the pairs without cells after the problems, before the pass sizes the buffer */
 		NW_TRY(nw_dbuf_reserve(g, &g->outs, (size_t)n * sizeof(nw_dp_out)));
-		NW_TRY(nw_forward(g, &fp, qb, rb, pairs, n, NULL, &info));
+		NW_TRY(nw_forward(g, &fp, qb, rb, pairs.data(), n, NULL, &info));
 		nw_pass_t &fw = g->fw;
 		nw_plan_t &pl = g->plan;
 		nw_dp_out *gouts = (nw_dp_out *)g->outs.p;
@@ -182,7 +185,8 @@ extern "C" int nw_gpu_top(nw_gpu_t *g, const nw_align_params_t *p, const nw_batc
 	for (int64_t t = 0; t < total; t++) {
 		const nw_top_rec &v = hrec[t];
 		nw_result_t *r = &kept_res[t];
-		kept_pairs[t] = pairs[v.k];
+		kept_pairs[t].q = (uint32_t)(v.k / n_ref);
+		kept_pairs[t].r = (uint32_t)(v.k % n_ref);
 		r->score = v.score;
 		r->qstart = 0, r->qend = v.qend;
 		r->rstart = 0, r->rend = v.rend;

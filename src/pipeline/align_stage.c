@@ -337,6 +337,14 @@ static int64_t select_top(run_t *run, int64_t n, uint32_t n_ref)
 	return kept;
 }
 
+void nw_chunk_list_pairs(run_t *run, const nw_batch_t *rb)
+{
+	chunk_buf_t *c = run->cb;
+	if (!c->listed)
+		nw_plan_all(c->all_q0, c->all_q1, (uint32_t)rb->n, c->pairs);
+	c->listed = 1;
+}
+
 int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
 		     nw_pair_t **pairs_out, nw_result_t **res_out, int64_t *n_res, char *err,
 		     size_t errlen)
@@ -354,12 +362,21 @@ int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb
 	/* --top ranks and --strand both picks by score and end cell alone; the starts (a
 	 * reverse pass each) are found only for the results kept */
 	sp.ends_only = run->opt->top > 0 || run->opt->both_strands;
-	int on_device = run->opt->top > 0 && gpu_of(run) && !run->opt->both_strands;
+	int on_device = run->opt->top > 0 && gpu_of(run) && !run->opt->both_strands && !run->cb->listed;
+	/* the cells, before any engine lists the pairs: all vs all's from the lengths */
+	double cells = 0;
+	if (run->cb->listed) {
+		cells = nw_plan_cells(qb, rb, run->cb->pairs, n);
+	} else {
+		for (uint32_t q = run->cb->all_q0; q < run->cb->all_q1; q++)
+			cells += (double)qb->len[q];
+		cells *= (double)rb->total_residues;
+	}
 	if (on_device) {
 		/* ranked on the device: only the kept results come back */
 		if ((ret = injected_failure("top", err, errlen)) == 0)
-			ret = nw_lanes_top(&run->lanes, nw_gpu_top, &sp, qb, rb, run->cb->pairs, n,
-					   rb->n, run->opt->top, run->cb->top_pairs,
+			ret = nw_lanes_top(&run->lanes, nw_gpu_top, &sp, qb, rb, run->cb->all_q0,
+					   run->cb->all_q1, run->opt->top, run->cb->top_pairs,
 					   run->cb->top_res, &n_out, err, errlen);
 		if (cpu_takes_over(run, ret, err)) {
 			on_device = 0;
@@ -371,6 +388,7 @@ int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb
 		out_res = run->cb->top_res;
 	}
 	if (!on_device) {
+		nw_chunk_list_pairs(run, rb);
 		if ((ret = nw_chunk_res(run, n, err, errlen)) < 0)
 			return ret;
 		out_pairs = run->cb->pairs;
@@ -408,7 +426,7 @@ int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb
 		     run->stage_s[STAGE_SCORES] - was[0] + run->stage_s[STAGE_STARTS] - was[1],
 		     run->stage_s[STAGE_PATHS] - was[2]);
 	run->n_pairs += n;
-	run->cells += nw_plan_cells(qb, rb, run->cb->pairs, n);
+	run->cells += cells;
 	*pairs_out = out_pairs;
 	*res_out = out_res;
 	*n_res = n_out;

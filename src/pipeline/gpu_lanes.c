@@ -74,8 +74,8 @@ typedef struct {
 	const nw_pair_t *pairs;
 	int64_t n;
 	nw_result_t *res;
-	/* --top: whole queries against n_ref references each */
-	int64_t n_ref;
+	/* --top: queries [q0, q1) of qb against every reference of rb (pairs unused) */
+	int64_t q0, q1;
 	int top;
 	nw_pair_t *kept_pairs;
 	int64_t n_kept;
@@ -95,6 +95,28 @@ static void side_range(const nw_pair_t *pairs, int64_t n, int side, int64_t *lo,
 	*lo = a, *hi = (int64_t)b + 1;
 }
 
+/* A --top lane's call on engine g: its queries as a view of qb (they upload alone), its
+ * kept pairs numbered back into qb. */
+static int top_call(lane_job_t *j, nw_gpu_t *g)
+{
+	const int64_t nq = j->q1 - j->q0;
+	const int view_q = nq < j->qb->n;
+	uint64_t *qoff = view_q ? malloc(sizeof *qoff * (size_t)(nq ? nq : 1)) : NULL;
+	nw_batch_t qv;
+	if (view_q && !qoff) {
+		snprintf(j->err, sizeof j->err, "out of memory for a lane of %lld queries", (long long)nq);
+		return NW_ERR_MEMORY;
+	}
+	if (view_q)
+		nw_batch_view(j->qb, j->q0, j->q1, qoff, &qv);
+	int ret = j->top_fn(g, &j->p, view_q ? &qv : j->qb, j->rb, j->top, j->kept_pairs, j->res,
+			    &j->n_kept, j->err, sizeof j->err);
+	for (int64_t k = 0; ret == 0 && k < j->n_kept; k++)
+		j->kept_pairs[k].q += (uint32_t)j->q0; /* back to the batch's */
+	free(qoff);
+	return ret;
+}
+
 /* The lane's call. A lane whose pairs use a part of a batch (zip: its records of both;
  * all vs all: its queries) gets a view of that part, so that it uploads those records
  * only, and its pairs renumbered into the views. */
@@ -108,6 +130,10 @@ static void *lane_main(void *arg)
 	}
 	if (j->k > 0) /* the references lane 0's engine preloaded */
 		j->l->set_peer(*g, j->l->g[0]);
+	if (j->top_fn) {
+		j->ret = top_call(j, *g);
+		return NULL;
+	}
 	int64_t q0, q1, r0, r1;
 	side_range(j->pairs, j->n, 0, &q0, &q1);
 	side_range(j->pairs, j->n, 1, &r0, &r1);
@@ -130,15 +156,7 @@ static void *lane_main(void *arg)
 		}
 		const nw_batch_t *qb = view_q ? &qv : j->qb, *rb = view_r ? &rv : j->rb;
 		const nw_pair_t *pairs = renum ? renum : j->pairs;
-		if (j->fn)
-			j->ret = j->fn(*g, &j->p, qb, rb, pairs, j->n, j->res, j->err, sizeof j->err);
-		else
-			j->ret = j->top_fn(*g, &j->p, qb, rb, pairs, j->n, j->n_ref, j->top,
-					   j->kept_pairs, j->res, &j->n_kept, j->err, sizeof j->err);
-		for (int64_t k = 0; j->top_fn && j->ret == 0 && k < j->n_kept; k++) {
-			j->kept_pairs[k].q += (uint32_t)(view_q ? q0 : 0); /* back to the batches' */
-			j->kept_pairs[k].r += (uint32_t)(view_r ? r0 : 0);
-		}
+		j->ret = j->fn(*g, &j->p, qb, rb, pairs, j->n, j->res, j->err, sizeof j->err);
 	}
 	free(qoff);
 	free(roff);
@@ -276,26 +294,26 @@ int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
 
 /* nw_lanes_top with references that fit the device. */
 static int top_lanes(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
-		     const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
-		     int64_t n_ref, int top, nw_pair_t *kept_pairs, nw_result_t *kept_res,
-		     int64_t *n_kept, char *err, size_t errlen)
+		     const nw_batch_t *qb, const nw_batch_t *rb, int64_t q0, int64_t q1, int top,
+		     nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
+		     size_t errlen)
 {
-	const int64_t nq = n_ref > 0 ? n / n_ref : 0, per = top < n_ref ? top : n_ref;
-	int64_t k = lanes_for(l, n, nq, NULL, NULL, NULL);
-	if (k > 1 && n == nq * n_ref && (k = share_refs(l, k, rb, err, errlen)) < 0)
+	const int64_t nq = q1 - q0, n_ref = rb->n, per = top < n_ref ? top : n_ref;
+	int64_t k = lanes_for(l, nq * n_ref, nq, NULL, NULL, NULL);
+	if (k > 1 && (k = share_refs(l, k, rb, err, errlen)) < 0)
 		return (int)k;
-	if (k <= 1 || n != nq * n_ref) /* (not whole queries: the engine's error) */
-		return fn(l->g[0], p, qb, rb, pairs, n, n_ref, top, kept_pairs, kept_res, n_kept,
-			  err, errlen);
+	if (k < 1)
+		k = 1;
 	lane_job_t job[NW_LANES_MAX];
 	for (int64_t i = 0; i < k; i++) { /* whole queries a lane, its tops at theirs */
-		const int64_t q0 = nq * i / k, q1 = nq * (i + 1) / k;
-		lane_job(&job[i], l, i, p, qb, rb, pairs, NULL, q0 * n_ref, q1 * n_ref);
-		job[i].res = kept_res + q0 * per;
+		const int64_t a = q0 + nq * i / k, b = q0 + nq * (i + 1) / k;
+		lane_job(&job[i], l, i, p, qb, rb, NULL, NULL, 0, 0);
+		job[i].q0 = a, job[i].q1 = b;
+		job[i].n = (b - a) * n_ref;
+		job[i].res = kept_res + (a - q0) * per;
 		job[i].top_fn = fn;
-		job[i].n_ref = n_ref;
 		job[i].top = top;
-		job[i].kept_pairs = kept_pairs + q0 * per;
+		job[i].kept_pairs = kept_pairs + (a - q0) * per;
 	}
 	int ret = run_lanes(job, k, err, errlen);
 	if (ret < 0)
@@ -303,9 +321,9 @@ static int top_lanes(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p
 	/* every query keeps per results, so each lane's tops end where the next one's begin */
 	*n_kept = 0;
 	for (int64_t i = 0; i < k; i++) {
-		if (job[i].n_kept != job[i].n / n_ref * per) {
+		if (job[i].n_kept != (job[i].q1 - job[i].q0) * per) {
 			snprintf(err, errlen, "internal error: a lane of --top kept %lld results of %lld "
-					      "queries", (long long)job[i].n_kept, (long long)(job[i].n / n_ref));
+					      "queries", (long long)job[i].n_kept, (long long)(job[i].q1 - job[i].q0));
 			return NW_ERR_INTERNAL;
 		}
 		*n_kept += job[i].n_kept;
@@ -368,18 +386,20 @@ void nw_lanes_close(nw_lanes_t *l)
  * earlier reference), so the result is the one call's. Without a known device size, or
  * with references that fit, this is top_lanes. */
 int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
-		 const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n,
-		 int64_t n_ref, int top, nw_pair_t *kept_pairs, nw_result_t *kept_res,
-		 int64_t *n_kept, char *err, size_t errlen)
+		 const nw_batch_t *qb, const nw_batch_t *rb, int64_t q0, int64_t q1, int top,
+		 nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
+		 size_t errlen)
 {
 	const uint64_t room = l->device_bytes / 4, need = NW_DEVICE_BYTES(rb);
-	const int64_t nq = n_ref > 0 ? n / n_ref : 0, per = top < n_ref ? top : n_ref;
-	if (!room || need <= room || n != nq * n_ref || n_ref != rb->n || top <= 0)
-		return top_lanes(l, fn, p, qb, rb, pairs, n, n_ref, top, kept_pairs, kept_res,
-				 n_kept, err, errlen);
+	const int64_t n_ref = rb->n, nq = q1 - q0, per = top < n_ref ? top : n_ref;
+	*n_kept = 0;
+	if (nq <= 0 || n_ref <= 0 || top <= 0)
+		return 0;
+	if (!room || need <= room)
+		return top_lanes(l, fn, p, qb, rb, q0, q1, top, kept_pairs, kept_res, n_kept, err,
+				 errlen);
 	const int64_t ranges = (int64_t)((need + room - 1) / room), len = (n_ref + ranges - 1) / ranges;
 	l->ranged_calls++;
-	nw_pair_t *rp = malloc(sizeof *rp * (size_t)(nq * len));
 	nw_pair_t *got_p = malloc(sizeof *got_p * (size_t)(nq * per));
 	nw_result_t *got_r = calloc((size_t)(nq * per), sizeof *got_r);
 	nw_result_t *cur = calloc((size_t)(nq * per), sizeof *cur);
@@ -389,7 +409,7 @@ int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
 	nw_result_t *m = malloc(sizeof *m * (size_t)per); /* one query's merge */
 	nw_pair_t *mp = malloc(sizeof *mp * (size_t)per);
 	int ret = 0;
-	if (!rp || !got_p || !got_r || !cur || !cur_p || !have || !off || !m || !mp) {
+	if (!got_p || !got_r || !cur || !cur_p || !have || !off || !m || !mp) {
 		snprintf(err, errlen, "out of memory for --top over %lld ranges of references",
 			 (long long)ranges);
 		ret = NW_ERR_MEMORY;
@@ -398,13 +418,8 @@ int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
 		const int64_t r1 = r0 + len < n_ref ? r0 + len : n_ref, w = r1 - r0;
 		nw_batch_t view;
 		nw_batch_view(rb, r0, r1, off, &view);
-		for (int64_t s = 0; s < nq; s++)
-			for (int64_t j = 0; j < w; j++) {
-				rp[s * w + j].q = pairs[s * n_ref].q;
-				rp[s * w + j].r = (uint32_t)j;
-			}
 		int64_t got = 0;
-		if ((ret = top_lanes(l, fn, p, qb, &view, rp, nq * w, w, top, got_p, got_r, &got, err,
+		if ((ret = top_lanes(l, fn, p, qb, &view, q0, q1, top, got_p, got_r, &got, err,
 				     errlen)) < 0)
 			break;
 		const int64_t k = top < w ? top : w; /* kept a query in this range */
@@ -446,7 +461,7 @@ int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p,
 		}
 		*n_kept = nq * per;
 	}
-	free(rp), free(got_p), free(got_r), free(cur), free(cur_p), free(have), free(off);
+	free(got_p), free(got_r), free(cur), free(cur_p), free(have), free(off);
 	free(m), free(mp);
 	return ret;
 }

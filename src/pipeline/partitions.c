@@ -336,7 +336,8 @@ static int align_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char *
 			int64_t n_res;
 			if ((ret = nw_next_chunk(run, n, (int64_t)span * per_q, err, errlen)) < 0)
 				return ret;
-			nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->cb->pairs);
+			run->cb->all_q0 = q0, run->cb->all_q1 = q0 + span;
+			run->cb->listed = 0;
 			if ((ret = nw_chunk_results(run, s, rb, n, &pairs, &res, &n_res, err, errlen)) < 0)
 				return ret;
 			if ((ret = merge_chunk(pt, pairs, res, n_res)) < 0)

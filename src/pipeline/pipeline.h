@@ -29,7 +29,10 @@
  * reused from chunk to chunk. With --top only the kept ones are written, so both buffers
  * share one pairs and res (bufs[0]'s): a chunk of all against all holds millions. */
 typedef struct {
-	nw_pair_t *pairs;
+	nw_pair_t *pairs;            /* listed only where an engine needs them (nw_chunk_list_pairs) */
+	uint32_t all_q0, all_q1;     /* all vs all: the chunk is queries [all_q0, all_q1) against
+				      * every reference (listed: zip pairs, listed when made) */
+	int listed;                  /* pairs holds the chunk's pairs */
 	nw_result_t *res;            /* with --top, made only when the host ranks (nw_chunk_res) */
 	int64_t cap;                 /* of pairs when this buffer owns them */
 	int64_t res_cap;             /* of res when this buffer owns it */
@@ -77,15 +80,15 @@ int nw_lanes_call(nw_lanes_t *l, nw_gpu_call_fn fn, const nw_align_params_t *p,
 		  nw_result_t *res, char *err, size_t errlen);
 /* nw_gpu_top (gpu.h) has this shape. */
 typedef int (*nw_gpu_top_fn)(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb,
-			     const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, int64_t n_ref,
-			     int top, nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept,
-			     char *err, size_t errlen);
-/* fn (nw_gpu_top) the same way, whole queries a lane; references that a quarter of the
- * device's memory does not hold go in ranges of it, each query's tops merged over them. */
+			     const nw_batch_t *rb, int top, nw_pair_t *kept_pairs,
+			     nw_result_t *kept_res, int64_t *n_kept, char *err, size_t errlen);
+/* fn (nw_gpu_top) on queries [q0, q1) of qb against every reference of rb, split over the
+ * lanes by whole queries (each a view of its queries); references that a quarter of the
+ * device's memory does not hold go in ranges of it, each query's tops merged over them.
+ * The kept pairs are numbered in qb and rb, min(top, rb->n) a query in query order. */
 int nw_lanes_top(nw_lanes_t *l, nw_gpu_top_fn fn, const nw_align_params_t *p, const nw_batch_t *qb,
-		 const nw_batch_t *rb, const nw_pair_t *pairs, int64_t n, int64_t n_ref, int top,
-		 nw_pair_t *kept_pairs, nw_result_t *kept_res, int64_t *n_kept, char *err,
-		 size_t errlen);
+		 const nw_batch_t *rb, int64_t q0, int64_t q1, int top, nw_pair_t *kept_pairs,
+		 nw_result_t *kept_res, int64_t *n_kept, char *err, size_t errlen);
 /* For -v: the kernels' seconds over every lane (they overlap), the first kernel's time, the
  * engines opened. */
 double nw_lanes_kernel_seconds(const nw_lanes_t *l);
@@ -189,6 +192,9 @@ int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, 
 /* align_stage.c: the same, but the records are left to the caller: *n_res of them in
  * *pairs_out and *res_out (run->cb's arrays; with --top the kept pairs, by query, best
  * first), with their paths when the run wants them. */
+/* The chunk's pairs in run->cb->pairs: all vs all lists them here, where an engine needs
+ * them (--top on the GPU does not: its host work is per query). */
+void nw_chunk_list_pairs(run_t *run, const nw_batch_t *rb);
 int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
 		     nw_pair_t **pairs_out, nw_result_t **res_out, int64_t *n_res, char *err,
 		     size_t errlen);

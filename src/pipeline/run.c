@@ -192,9 +192,9 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 						      ? run->opt->top : (all_refs ? rb->n : 1);
 			if ((ret = nw_next_chunk(run, n, (int64_t)span * per_q, err, errlen)) < 0)
 				return ret;
-			if (all_refs)
-				nw_plan_all(q0, q0 + span, (uint32_t)rb->n, run->cb->pairs);
-			else
+			run->cb->all_q0 = q0, run->cb->all_q1 = q0 + span;
+			run->cb->listed = !all_refs;
+			if (!all_refs)
 				nw_plan_zip(q0, q0 + span, run->cb->pairs);
 			if ((ret = nw_align_chunk(run, s, rb, n, err, errlen)) < 0)
 				return ret;
