@@ -374,25 +374,34 @@ bool nw_rev_job(const nw_scoring_t *sc, int fkind, const nw_job_t &j, const nw_d
 }
 
 /* See gpu_internal.cuh. */
+int nw_pass_seqs(nw_gpu_t *g, const nw_batch_t *qb, const nw_batch_t *rb, nw_fwd_info *info, const nw_dseqs_t **qs,
+		 const nw_dseqs_t **rs)
+{
+	info->t[0] = nw_now();
+	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
+	NW_TRY(nw_gpu_seqs(g, qb, NW_SEQ_QUERIES, qs));
+	NW_TRY(nw_gpu_seqs(g, rb, NW_SEQ_REFS, rs));
+	info->t_seqs = nw_now();
+	info->qc = (const uint8_t *)(*qs)->codes.p;
+	info->rc = (const uint8_t *)(*rs)->codes.p;
+	return 0;
+}
+
+/* See gpu_internal.cuh. */
 int nw_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 	       const nw_pair_t *pairs, int64_t n, nw_result_t *res, nw_fwd_info *info)
 {
 	const nw_scoring_t *sc = p->sc;
 	char *err = g->err;
 	const size_t errlen = g->errlen;
-	if (sc->n_codes > NW_QPAD || sc->gap_open < 0 || sc->gap_extend < 0 || sc->gap_open + sc->gap_extend < 1) {
+	if (!nw_scoring_ok(sc)) {
 		snprintf(err, errlen, "GPU engine: unsupported scoring (%d codes, gaps %d/%d)", sc->n_codes,
 			 sc->gap_open, sc->gap_extend);
 		return NW_ERR_USAGE;
 	}
-	info->t[0] = nw_now();
-	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
 	const nw_dseqs_t *qs, *rs;
-	NW_TRY(nw_gpu_seqs(g, qb, NW_SEQ_QUERIES, &qs));
-	NW_TRY(nw_gpu_seqs(g, rb, NW_SEQ_REFS, &rs));
-	info->t_seqs = nw_now();
-	const uint8_t *qc = (const uint8_t *)qs->codes.p, *rc = (const uint8_t *)rs->codes.p;
-	info->qc = qc, info->rc = rc;
+	NW_TRY(nw_pass_seqs(g, qb, rb, info, &qs, &rs));
+	const uint8_t *qc = info->qc, *rc = info->rc;
 	const int fkind = nw_forward_kind(p->mode);
 
 	nw_pass_t &fw = g->fw;

@@ -362,6 +362,15 @@ typedef struct {
 	const uint8_t *qc, *rc;   /* the device codes of the batches */
 } nw_fwd_info;
 
+/* Scorings the GPU engine takes: codes below the pad codes, gap costs of at least 1. */
+static inline bool nw_scoring_ok(const nw_scoring_t *sc)
+{
+	return sc->n_codes <= NW_QPAD && sc->gap_open >= 0 && sc->gap_extend >= 0 && sc->gap_open + sc->gap_extend >= 1;
+}
+/* A pass's start: info->t[0], the device, both batches on it (*qs, *rs; info->t_seqs,
+ * qc and rc). */
+int nw_pass_seqs(nw_gpu_t *g, const nw_batch_t *qb, const nw_batch_t *rb, nw_fwd_info *info, const nw_dseqs_t **qs,
+		 const nw_dseqs_t **rs);
 /* The forward pass of n pairs (with p->starts_only, the results res holds): g->fw gets its
  * jobs and results (on the device in g->outs too, except those of the long kernel), and
  * g->plan.fw_of maps pair k to its problem, -1 for a pair without cells, whose result

@@ -186,8 +186,7 @@ static bool nw_search_applies(const nw_align_params_t *p, const nw_fwd_info *inf
 	if (prof == 0 || (prof == 1 && n_ref < 8)) return false; /* the generic pass's rule for the profile */
 	uint32_t t0, t1;
 	if (nw_fast_bytes(sc, NW_DP_LOCAL, &t0, &t1)) return false;
-	if (sc->n_codes > NW_QPAD || sc->gap_open < 0 || sc->gap_extend < 0 || sc->gap_open + sc->gap_extend < 1)
-		return false; /* nw_forward's error */
+	if (!nw_scoring_ok(sc)) return false; /* nw_forward's error */
 	return nw_fits(NW_DP_LOCAL, sc, 1, 1, 0, 16);
 }
 
@@ -206,14 +205,9 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 	if (!nw_search_applies(p, info, n_q, n_ref)) return 1;
 	const nw_scoring_t *sc = p->sc;
 	nw_search_t &S = g->search;
-	info->t[0] = nw_now();
-	NW_CUDA_CHECK(g, cudaSetDevice(g->device));
 	const nw_dseqs_t *qs, *rs;
-	NW_TRY(nw_gpu_seqs(g, qb, NW_SEQ_QUERIES, &qs));
-	NW_TRY(nw_gpu_seqs(g, rb, NW_SEQ_REFS, &rs));
-	info->t_seqs = nw_now();
-	const uint8_t *qc = (const uint8_t *)qs->codes.p, *rc = (const uint8_t *)rs->codes.p;
-	info->qc = qc, info->rc = rc;
+	NW_TRY(nw_pass_seqs(g, qb, rb, info, &qs, &rs));
+	const uint8_t *qc = info->qc, *rc = info->rc;
 	NW_TRY(nw_search_refs(g, rb, rs));
 	const int64_t n_order = (int64_t)S.order.size(), long_min = nw_env_long_min();
 	const int kc = NW_KC_BEST;
