@@ -578,6 +578,72 @@ static void search_sets(scoring_t *S)
 	set_free(&s);
 }
 
+/* --top's search pass replayed on the host (nw_gpu_search_emulated) against the CPU's local
+ * scores, pair by pair, in the profile's shapes: queries of many lengths (one without
+ * residues), references of many lengths (two without, one a query's near copy), and
+ * NW_GPU_LONG_MIN sending the long pairs (a prefix of the references by length, for each
+ * query its own) to the generic pass; with wrap, a score past 16 bits too. */
+static void search_emul_set(scoring_t *S, int G, int R, int wrap)
+{
+	enum { CAP = 5000 };
+	static uint8_t a[CAP], b[CAP];
+	nw_align_params_t p = {.mode = NW_MODE_LOCAL, .sc = &S->sc, .ends_only = 1};
+	set_t s;
+	set_init(&s, S->sc.alphabet);
+	const uint32_t qlens[6] = {wrap ? 3800 : 37, 0, 260, 140, 90, 400};
+	for (int i = 0; i < 6; i++) {
+		rand_seq(a, qlens[i], i == 0 && wrap ? 3 : 2);
+		CHECK(nw_batch_push(&s.q, "q", a, qlens[i], NULL) == 0, "push query");
+	}
+	const int nr = wrap ? 9 : 30;
+	for (int j = 0; j < nr; j++) {
+		uint32_t l = (uint32_t)rnd(1, 500);
+		if (j == 4 || j == 7) { /* no residues */
+			l = 0;
+		} else if (j == 1) { /* query 2's near copy */
+			uint8_t q2[300];
+			nw_batch_unpack(&s.q, 2, q2);
+			l = mutate(q2, 260, b, CAP, 10, 2);
+		} else if (j == 6 && wrap) { /* query 0's copy: past 16 bits */
+			nw_batch_unpack(&s.q, 0, b);
+			l = 3800;
+		} else {
+			rand_seq(b, l, 2);
+		}
+		CHECK(nw_batch_push(&s.r, "r", b, l, NULL) == 0, "push reference");
+	}
+	const int64_t n = s.q.n * s.r.n;
+	int64_t *got = calloc((size_t)n, sizeof *got);
+	uint8_t *q = malloc(CAP), *r = malloc(CAP);
+	if (!got || !q || !r) abort();
+	if (!wrap) setenv("NW_GPU_LONG_MIN", "300", 1); /* query 5 against the references of 300 or more */
+	const int64_t ng = nw_gpu_search_emulated(&p, &s.q, &s.r, G, R, got, err, sizeof err);
+	unsetenv("NW_GPU_LONG_MIN");
+	CHECK(ng >= 0, "search pass emulated, G %d R %d: %s", G, R, err);
+	/* at least the empty query's pairs, the empty references of the others, the wrapped one */
+	const int64_t least = s.r.n + 2 * (s.q.n - 1) + (wrap ? 1 : 0);
+	CHECK(ng >= least, "search pass emulated, G %d R %d: %" PRId64 " pairs to the generic pass, %" PRId64 " at least",
+	      G, R, ng, least);
+	int64_t diff = 0;
+	for (int64_t k = 0; ng >= 0 && k < n; k++) {
+		const uint32_t qi = (uint32_t)(k / s.r.n), ri = (uint32_t)(k % s.r.n);
+		nw_result_t c;
+		memset(&c, 0, sizeof c);
+		nw_batch_unpack(&s.q, qi, q);
+		nw_batch_unpack(&s.r, ri, r);
+		CHECK(nw_cpu_align(&p, q, s.q.len[qi], r, s.r.len[ri], ws, &c) == 0, "nw_cpu_align");
+		if (got[k] == c.score) {
+			tu_passed++;
+		} else if (diff++ < MAX_PRINT) {
+			CHECK_EQ_I64(got[k], c.score, "search pass emulated, G %d R %d: query %u reference %u", G, R, qi, ri);
+		} else {
+			tu_failed++;
+		}
+	}
+	free(got), free(q), free(r);
+	set_free(&s);
+}
+
 /* Local pairs of near copies through the long kernel's anti-diagonals (32 and 64-bit
  * lanes), where the forward pass skips the tiles that cannot hold the best cell (pruning,
  * src/gpu/long_dp.cuh): far from the best path's diagonal, and near its end. The results
@@ -1073,6 +1139,13 @@ static int emulated_main(void)
 				all_vs_all_sets(&S[si], modes[m]);
 				if (m == 1) random_sets(&S[si], modes[m]);
 			}
+	/* --top's search pass in each profile shape, and once with a score past 16 bits */
+	if (scorings(S, 0)) {
+		printf("gpu_diff --emulated: %s local, the search pass\n", S[2].name);
+		for (int x = 0; x < 4; x++) search_emul_set(&S[2], prof_shapes[x].G, prof_shapes[x].R, 0);
+		search_emul_set(&S[2], 8, 16, 1);
+	}
+	if (scorings(S, 1)) search_emul_set(&S[2], 16, 8, 0);
 	emul = (nw_emul_shape_t){.G = 4, .R = 16};
 	floor_sets();
 	emul = (nw_emul_shape_t){.G = 1, .R = 8};

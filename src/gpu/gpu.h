@@ -60,6 +60,14 @@ typedef struct {
 int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
 			  const nw_pair_t *pairs, int64_t n, const nw_emul_shape_t *shape, nw_result_t *res,
 			  char *err, size_t errlen);
+/* --top's search pass (src/gpu/gpu_search.cu) without a device: its plan, and its jobs and
+ * items as the device makes them, the batch kernel's thread logic replayed on the host in
+ * groups of G threads of R rows (a profile shape), the pairs it leaves to the generic pass
+ * through nw_gpu_align_emulated. The local score of pair k (query k / rb->n, reference
+ * k % rb->n) goes to scores[k]. Returns how many pairs the generic pass took, or an error
+ * (scores, batches or a shape that the pass does not take). For tests; slow. */
+int64_t nw_gpu_search_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			       int G, int R, int64_t *scores, char *err, size_t errlen);
 /* Pairs a call should carry for the GPU to run near its speed (the pipeline's chunk),
  * and at least at_least (0: no such wish): small calls leave the GPU with the tail of
  * their largest problems; large ones must fit the device's free memory (cudaMemGetInfo),

@@ -35,6 +35,34 @@ struct nw_sq_t {
 	int32_t n_items;     /* its items, whole warps of its launch's groups */
 };
 
+/* Query q's job t, item t and the slot of its pair with the reference at position pos
+ * (-1: the generic pass's), on the device and in the host emulation alike. Item t pairs
+ * the neighbours 2t and 2t + 1 (one lane at the end, then empty slots to a whole warp). */
+NW_HD nw_job_t nw_search_job(const nw_sq_t &q, int64_t t, const int64_t *rbase, const int32_t *rlen)
+{
+	nw_job_t j;
+	j.qbase = q.qbase;
+	j.rbase = rbase[q.first + t];
+	j.m = q.m;
+	j.n = rlen[q.first + t];
+	j.qstep = j.rstep = 1;
+	j.dlo = j.dhi = 0;
+	j.target = NW_NO_TARGET;
+	j.pad_ = 0;
+	return j;
+}
+NW_HD nw_item_t nw_search_item(const nw_sq_t &q, int64_t t)
+{
+	nw_item_t it;
+	it.a = 2 * t < q.cnt ? (int32_t)(q.job0 + 2 * t) : -1;
+	it.b = 2 * t + 1 < q.cnt ? (int32_t)(q.job0 + 2 * t + 1) : it.a;
+	return it;
+}
+NW_HD int64_t nw_search_slot(const nw_sq_t &q, int64_t pos)
+{
+	return pos >= q.first && pos < (int64_t)q.first + q.cnt ? q.job0 + pos - q.first : -1;
+}
+
 /* Every query's jobs and items (a grid row a query, its jobs and items by columns). */
 __global__ void nw_search_make(const nw_sq_t *sq, int64_t n_q, const int64_t *rbase, const int32_t *rlen,
 			       nw_job_t *jobs, nw_item_t *items)
@@ -43,24 +71,8 @@ __global__ void nw_search_make(const nw_sq_t *sq, int64_t n_q, const int64_t *rb
 		const nw_sq_t q = sq[s];
 		const int64_t span = q.cnt > q.n_items ? q.cnt : q.n_items;
 		for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < span; t += (int64_t)gridDim.x * blockDim.x) {
-			if (t < q.cnt) {
-				nw_job_t j;
-				j.qbase = q.qbase;
-				j.rbase = rbase[q.first + t];
-				j.m = q.m;
-				j.n = rlen[q.first + t];
-				j.qstep = j.rstep = 1;
-				j.dlo = j.dhi = 0;
-				j.target = NW_NO_TARGET;
-				j.pad_ = 0;
-				jobs[q.job0 + t] = j;
-			}
-			if (t < q.n_items) { /* neighbours 2t and 2t + 1; one lane at the end, then empty */
-				nw_item_t it;
-				it.a = 2 * t < q.cnt ? (int32_t)(q.job0 + 2 * t) : -1;
-				it.b = 2 * t + 1 < q.cnt ? (int32_t)(q.job0 + 2 * t + 1) : it.a;
-				items[q.item0 + t] = it;
-			}
+			if (t < q.cnt) jobs[q.job0 + t] = nw_search_job(q, t, rbase, rlen);
+			if (t < q.n_items) items[q.item0 + t] = nw_search_item(q, t);
 		}
 	}
 }
@@ -69,9 +81,8 @@ __global__ void nw_search_make(const nw_sq_t *sq, int64_t n_q, const int64_t *rb
 __global__ void nw_search_map(const nw_sq_t *sq, const int32_t *rpos, int64_t n, int64_t n_ref, int64_t *map)
 {
 	for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
-		const int64_t s = k / n_ref, pos = rpos[k - s * n_ref];
-		const nw_sq_t &q = sq[s];
-		map[k] = pos >= q.first && pos < (int64_t)q.first + q.cnt ? q.job0 + pos - q.first : -1;
+		const int64_t s = k / n_ref;
+		map[k] = nw_search_slot(sq[s], rpos[k - s * n_ref]);
 	}
 }
 
@@ -113,12 +124,10 @@ void nw_search_free(nw_search_t *s)
 	s->stamp = 0; /* (its counts stay) */
 }
 
-/* The plan of reference batch rb (rs: its device copy), unless it is the one held. */
-static int nw_search_refs(nw_gpu_t *g, const nw_batch_t *rb, const nw_dseqs_t *rs)
+/* The host's plan of reference batch rb into S (order, len, nsum, others) and rpos (each
+ * reference's position, -1 for the others). */
+static void nw_search_sort(const nw_batch_t *rb, nw_search_t &S, std::vector<int32_t> &rpos)
 {
-	nw_search_t &S = g->search;
-	if (S.stamp == rb->stamp && S.n_refs == rb->n && rb->stamp != 0) return 0;
-	S.stamp = 0;
 	const int64_t n = rb->n;
 	std::vector<uint64_t> key;
 	key.reserve((size_t)n);
@@ -133,26 +142,37 @@ static int nw_search_refs(nw_gpu_t *g, const nw_batch_t *rb, const nw_dseqs_t *r
 	S.order.resize(no);
 	S.len.resize(no);
 	S.nsum.assign(no + 1, 0);
-	std::vector<int32_t> rpos((size_t)n, -1);
-	std::vector<int64_t> base(no);
+	rpos.assign((size_t)n, -1);
 	for (size_t k = 0; k < no; k++) {
 		const int32_t r = (int32_t)(key[k] & 0xffffffffu);
 		S.order[k] = r;
 		S.len[k] = (int32_t)rb->len[r];
 		rpos[(size_t)r] = (int32_t)k;
-		base[k] = rs->hboff[r];
 	}
 	for (size_t k = no; k-- > 0;) S.nsum[k] = S.nsum[k + 1] + S.len[k];
+	S.n_refs = n;
+}
+
+/* The plan of reference batch rb (rs: its device copy), unless it is the one held. */
+static int nw_search_refs(nw_gpu_t *g, const nw_batch_t *rb, const nw_dseqs_t *rs)
+{
+	nw_search_t &S = g->search;
+	if (S.stamp == rb->stamp && S.n_refs == rb->n && rb->stamp != 0) return 0;
+	S.stamp = 0;
+	std::vector<int32_t> rpos;
+	nw_search_sort(rb, S, rpos);
+	const size_t no = S.order.size(), n = (size_t)rb->n;
+	std::vector<int64_t> base(no);
+	for (size_t k = 0; k < no; k++) base[k] = rs->hboff[S.order[k]];
 	size_t off = 0;
 	const size_t o_base = nw_search_carve(&off, no * sizeof(int64_t)), o_len = nw_search_carve(&off, no * sizeof(int32_t));
-	const size_t o_pos = nw_search_carve(&off, (size_t)n * sizeof(int32_t));
+	const size_t o_pos = nw_search_carve(&off, n * sizeof(int32_t));
 	NW_TRY(nw_dbuf_reserve(g, &S.refs, off));
 	char *d = (char *)S.refs.p;
 	/* pageable sources: each copy returns once its bytes are taken */
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_base, base.data(), no * sizeof(int64_t), cudaMemcpyHostToDevice, g->stream));
 	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_len, S.len.data(), no * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream));
-	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_pos, rpos.data(), (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream));
-	S.n_refs = n;
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_pos, rpos.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream));
 	S.stamp = rb->stamp;
 	return 0;
 }
@@ -197,32 +217,39 @@ struct nw_search_launch {
 	int32_t ncap;
 };
 
-/* See gpu_internal.cuh. */
-int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
-		      int64_t *map, nw_fwd_info *info, const nw_dp_out **outs)
-{
-	const int64_t n_q = qb->n, n_ref = rb->n, n = n_q * n_ref;
-	if (!nw_search_applies(p, info, n_q, n_ref)) return 1;
-	const nw_scoring_t *sc = p->sc;
-	nw_search_t &S = g->search;
-	const nw_dseqs_t *qs, *rs;
-	NW_TRY(nw_pass_seqs(g, qb, rb, info, &qs, &rs));
-	const uint8_t *qc = info->qc, *rc = info->rc;
-	NW_TRY(nw_search_refs(g, rb, rs));
-	const int64_t n_order = (int64_t)S.order.size(), long_min = nw_env_long_min();
-	const int kc = NW_KC_BEST;
-
-	/* each query's first position, jobs and cells; queries by length, longest first */
-	std::vector<nw_sq_t> sq((size_t)n_q);
+/* A call's plan on the host: each query's record (sq, in pair order), the queries with jobs
+ * by length, longest first (by_m: the order of their jobs and items), the launches, and the
+ * pairs for the generic pass (gen; their results' slots, after the jobs, and their pairs). */
+struct nw_search_layout {
+	std::vector<nw_sq_t> sq;
 	std::vector<int32_t> by_m;
-	double cells = 0;
-	int64_t n_jobs = 0;
+	std::vector<nw_search_launch> launches;
+	std::vector<nw_pair_t> gen;
+	std::vector<int64_t> gen_slot, gen_pair;
+	int64_t n_jobs, n_items;
+	double cells;
+};
+
+/* The layout of every query of qb (qbase[i]: query i's first code) against the n_ref
+ * references that S plans: shape(c, &G, &R) gives a query length class's shape (L.cells is
+ * the call's cells by then), and a call of fewer than small_jobs jobs takes the first
+ * class's shape for all (the planner's rule). false: more jobs than items can number. */
+template <class F>
+static bool nw_search_lay_out(const nw_search_t &S, const nw_batch_t *qb, const int64_t *qbase, int64_t n_ref,
+			      int64_t small_jobs, F shape, nw_search_layout &L)
+{
+	const int64_t n_q = qb->n, n_order = (int64_t)S.order.size(), long_min = nw_env_long_min();
+	/* each query's first position, jobs and cells; queries by length, longest first */
+	std::vector<nw_sq_t> &sq = L.sq;
+	std::vector<int32_t> &by_m = L.by_m;
+	sq.assign((size_t)n_q, nw_sq_t());
+	by_m.clear();
+	L.cells = 0;
+	L.n_jobs = 0;
 	for (int64_t s = 0; s < n_q; s++) {
 		nw_sq_t &q = sq[(size_t)s];
-		const uint32_t qi = (uint32_t)s;
-		const int64_t m = qb->len[qi];
-		memset(&q, 0, sizeof q);
-		q.qbase = qs->hboff[qi];
+		const int64_t m = qb->len[s];
+		q.qbase = qbase[s];
 		q.m = (int32_t)std::min<int64_t>(m, INT32_MAX);
 		q.first = (int32_t)n_order; /* m == 0: no jobs, every pair to the generic pass */
 		if (m > 0 && m < INT32_MAX) {
@@ -231,18 +258,18 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 					    S.len.begin());
 			q.cnt = (int32_t)(n_order - q.first);
 		}
-		n_jobs += q.cnt;
-		cells += (double)q.m * (double)S.nsum[(size_t)q.first];
+		L.n_jobs += q.cnt;
+		L.cells += (double)q.m * (double)S.nsum[(size_t)q.first];
 		if (q.cnt) by_m.push_back((int32_t)s);
 	}
-	if (n_jobs > INT32_MAX / 2) return 1; /* items hold int32 job indices */
+	if (L.n_jobs > INT32_MAX / 2) return false; /* items hold int32 job indices */
 	std::stable_sort(by_m.begin(), by_m.end(), [&](int32_t a, int32_t b) { return sq[(size_t)a].m > sq[(size_t)b].m; });
 
 	/* classes of query length (the planner's), their shapes, launches; jobs and items laid
 	 * out in that order */
-	std::vector<nw_search_launch> launches;
-	const double t_pass = cells / (16.0 * g->n_sm);
-	const bool small = n_jobs < (int64_t)g->n_sm * 8; /* the planner's rule: one shape */
+	std::vector<nw_search_launch> &launches = L.launches;
+	launches.clear();
+	const bool small = L.n_jobs < small_jobs;
 	int64_t job0 = 0, item0 = 0;
 	for (size_t x = 0; x < by_m.size();) {
 		const int lc = nw_len_class(sq[(size_t)by_m[x]].m);
@@ -263,11 +290,8 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 		c.x0 = 0, c.x1 = (size_t)cnt;
 		c.nmean = nsum / (double)cnt;
 		nw_search_launch l;
-		if (small && !launches.empty()) {
-			l.G = launches.back().G, l.R = launches.back().R;
-		} else {
-			nw_plan_shape(g, c, kc, sc->n_codes, t_pass, false, &l.G, &l.R);
-		}
+		if (small && !launches.empty()) l.G = launches.back().G, l.R = launches.back().R;
+		else shape(c, &l.G, &l.R);
 		const int gpw = 32 / l.G;
 		l.first = item0;
 		l.ncap = 0;
@@ -289,21 +313,19 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 			launches.push_back(l);
 		}
 	}
-	const int64_t n_items = item0;
+	L.n_items = item0;
 
 	/* the pairs the generic pass runs: whole queries of no rows, then by query the
 	 * references outside the order and the positions before its first */
-	std::vector<nw_pair_t> gen;
-	std::vector<int64_t> gen_slot, gen_pair;
+	L.gen.clear(), L.gen_slot.clear(), L.gen_pair.clear();
 	for (int64_t s = 0; s < n_q; s++) {
 		const nw_sq_t &q = sq[(size_t)s];
-		const uint32_t qi = (uint32_t)s;
 		auto add = [&](int32_t r) {
 			nw_pair_t pr;
-			pr.q = qi, pr.r = (uint32_t)r;
-			gen_slot.push_back(n_jobs + (int64_t)gen.size());
-			gen_pair.push_back(s * n_ref + r);
-			gen.push_back(pr);
+			pr.q = (uint32_t)s, pr.r = (uint32_t)r;
+			L.gen_slot.push_back(L.n_jobs + (int64_t)L.gen.size());
+			L.gen_pair.push_back(s * n_ref + r);
+			L.gen.push_back(pr);
 		};
 		if (q.cnt == 0 && q.first == n_order) {
 			for (int64_t r = 0; r < n_ref; r++) add((int32_t)r);
@@ -312,6 +334,51 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 		for (int32_t r : S.others) add(r);
 		for (int32_t k = 0; k < q.first; k++) add(S.order[(size_t)k]);
 	}
+	return true;
+}
+
+/* The jobs wl whose 16-bit results may have wrapped, to the generic pass (their slots are
+ * theirs: the map has them already). */
+static void nw_search_add_wrapped(nw_search_layout &L, const nw_search_t &S, std::vector<int32_t> &wl)
+{
+	std::sort(wl.begin(), wl.end());
+	size_t s = 0;
+	for (int32_t x : wl) { /* job x: its query by the first jobs, position first + x - job0 */
+		while (s < L.by_m.size() && L.sq[(size_t)L.by_m[s]].job0 + L.sq[(size_t)L.by_m[s]].cnt <= x) s++;
+		const nw_sq_t &q = L.sq[(size_t)L.by_m[s]];
+		nw_pair_t pr;
+		pr.q = (uint32_t)L.by_m[s];
+		pr.r = (uint32_t)S.order[(size_t)(q.first + x - q.job0)];
+		L.gen.push_back(pr);
+		L.gen_slot.push_back(x);
+		L.gen_pair.push_back(-1);
+	}
+}
+
+/* See gpu_internal.cuh. */
+int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+		      int64_t *map, nw_fwd_info *info, const nw_dp_out **outs)
+{
+	const int64_t n_q = qb->n, n_ref = rb->n, n = n_q * n_ref;
+	if (!nw_search_applies(p, info, n_q, n_ref)) return 1;
+	const nw_scoring_t *sc = p->sc;
+	nw_search_t &S = g->search;
+	const nw_dseqs_t *qs, *rs;
+	NW_TRY(nw_pass_seqs(g, qb, rb, info, &qs, &rs));
+	const uint8_t *qc = info->qc, *rc = info->rc;
+	NW_TRY(nw_search_refs(g, rb, rs));
+	const int kc = NW_KC_BEST;
+	nw_search_layout L;
+	auto shape = [&](const nw_class_t &c, int *G, int *R) {
+		nw_plan_shape(g, c, kc, sc->n_codes, L.cells / (16.0 * g->n_sm), false, G, R);
+	};
+	if (!nw_search_lay_out(S, qb, qs->hboff, n_ref, (int64_t)g->n_sm * 8, shape, L)) return 1;
+	const std::vector<nw_sq_t> &sq = L.sq;
+	const std::vector<nw_search_launch> &launches = L.launches;
+	std::vector<nw_pair_t> &gen = L.gen;
+	std::vector<int64_t> &gen_slot = L.gen_slot, &gen_pair = L.gen_pair;
+	const int64_t n_jobs = L.n_jobs, n_items = L.n_items, n_order = (int64_t)S.order.size();
+	const double cells = L.cells;
 	const int64_t n_slots = n_jobs + (int64_t)gen.size();
 
 	/* buffers; the queries' records by pinned copy */
@@ -396,18 +463,7 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 	if (n_wrapped) { /* again in the generic pass, which redoes them in 32 bits */
 		std::vector<int32_t> wl((size_t)n_wrapped);
 		NW_CUDA_CHECK(g, cudaMemcpy(wl.data(), dlist, (size_t)n_wrapped * sizeof(int32_t), cudaMemcpyDeviceToHost));
-		std::sort(wl.begin(), wl.end());
-		size_t s = 0;
-		for (int32_t x : wl) { /* job x: query s (by its first job), position first + x - job0 */
-			while (s < by_m.size() && sq[(size_t)by_m[s]].job0 + sq[(size_t)by_m[s]].cnt <= x) s++;
-			const nw_sq_t &q = sq[(size_t)by_m[s]];
-			nw_pair_t pr;
-			pr.q = (uint32_t)by_m[s];
-			pr.r = (uint32_t)S.order[(size_t)(q.first + x - q.job0)];
-			gen.push_back(pr);
-			gen_slot.push_back(x);
-			gen_pair.push_back(-1); /* the map has it already */
-		}
+		nw_search_add_wrapped(L, S, wl);
 	}
 	if (info->timing)
 		fprintf(stderr, "nw_gpu search: %lld queries, %lld jobs, %zu launches, %lld cells; planned %.1f ms, kernels %.3f ms; %lld pairs to the generic pass (%lld wrapped)\n",
@@ -457,4 +513,94 @@ extern "C" void nw_gpu_search_pairs(const nw_gpu_t *g, int64_t *pairs, int64_t *
 {
 	*pairs = g ? g->search.pairs : 0;
 	*generic = g ? g->search.generic : 0;
+}
+
+/* See gpu.h. */
+extern "C" int64_t nw_gpu_search_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+					  int G, int R, int64_t *scores, char *err, size_t errlen)
+{
+	nw_fwd_info info;
+	memset(&info, 0, sizeof info);
+	info.best = true;
+	if (!nw_prof_shape(G, R) || !nw_search_applies(p, &info, qb->n, rb->n)) {
+		snprintf(err, errlen, "emulated search pass: it does not take these scores, batches or shape (G %d, R %d)", G, R);
+		return NW_ERR_USAGE;
+	}
+	const nw_scoring_t *sc = p->sc;
+	const int64_t n_ref = rb->n, n = qb->n * n_ref;
+	std::vector<uint8_t> qc, rc;
+	std::vector<int64_t> qo, ro;
+	nw_host_codes(qb, qc, qo);
+	nw_host_codes(rb, rc, ro);
+	nw_search_t S = nw_search_t();
+	std::vector<int32_t> rpos;
+	nw_search_sort(rb, S, rpos);
+	std::vector<int64_t> rbase(S.order.size());
+	for (size_t k = 0; k < S.order.size(); k++) rbase[k] = ro[(size_t)S.order[k]];
+	nw_search_layout L;
+	auto shape = [&](const nw_class_t &, int *g_, int *r_) { *g_ = G, *r_ = R; };
+	if (!nw_search_lay_out(S, qb, qo.data(), n_ref, 0, shape, L)) {
+		snprintf(err, errlen, "emulated search pass: too many jobs");
+		return NW_ERR_USAGE;
+	}
+	/* the jobs and items the device makes, the launches replayed */
+	std::vector<nw_job_t> jobs((size_t)std::max<int64_t>(L.n_jobs, 1));
+	std::vector<nw_item_t> items((size_t)std::max<int64_t>(L.n_items, 1));
+	for (const nw_sq_t &q : L.sq) {
+		for (int64_t t = 0; t < q.cnt; t++) jobs[(size_t)(q.job0 + t)] = nw_search_job(q, t, rbase.data(), S.len.data());
+		for (int64_t t = 0; t < q.n_items; t++) items[(size_t)(q.item0 + t)] = nw_search_item(q, t);
+	}
+	std::vector<nw_dp_out> out((size_t)L.n_jobs);
+	std::vector<int32_t> tab(NW_TAB_DIM * NW_TAB_DIM);
+	nw_fill_table(sc, NW_DP_LOCAL, tab.data());
+	for (const nw_search_launch &l : L.launches) {
+		nw_bparams_t bp;
+		memset(&bp, 0, sizeof bp);
+		bp.jobs = jobs.data();
+		bp.out = out.data();
+		bp.items = items.data() + l.first;
+		bp.n_items = l.count;
+		bp.qcodes = qc.data();
+		bp.rcodes = rc.data();
+		bp.table = tab.data();
+		bp.kind = NW_DP_LOCAL;
+		bp.best = 1;
+		bp.O = sc->gap_open;
+		bp.E = sc->gap_extend;
+		bp.G = l.G;
+		nw_bparams_limits(sc, &bp);
+		bp.ncap = l.ncap;
+		bp.ncodes = sc->n_codes;
+		nw_batch_emulate(NW_BK_PROF16, l.R, &bp, NULL);
+	}
+	/* the generic pass's pairs, then the map */
+	std::vector<int32_t> wl;
+	for (int64_t x = 0; x < L.n_jobs; x++)
+		if (out[(size_t)x].overflow) wl.push_back((int32_t)x);
+	nw_search_add_wrapped(L, S, wl);
+	const int64_t ng = (int64_t)L.gen.size();
+	std::vector<nw_result_t> res((size_t)std::max<int64_t>(ng, 1));
+	nw_align_params_t gp = *p;
+	gp.ends_only = 1;
+	nw_emul_shape_t sh;
+	memset(&sh, 0, sizeof sh);
+	sh.G = G, sh.R = R;
+	if (ng) {
+		const int ret = nw_gpu_align_emulated(&gp, qb, rb, L.gen.data(), ng, &sh, res.data(), err, errlen);
+		if (ret < 0) return ret;
+	}
+	out.resize((size_t)(L.n_jobs + ng));
+	for (int64_t e = 0; e < ng; e++) out[(size_t)L.gen_slot[(size_t)e]].score = res[(size_t)e].score;
+	std::vector<int64_t> slot((size_t)n);
+	for (int64_t k = 0; k < n; k++) slot[(size_t)k] = nw_search_slot(L.sq[(size_t)(k / n_ref)], rpos[(size_t)(k % n_ref)]);
+	for (int64_t e = 0; e < ng; e++)
+		if (L.gen_pair[(size_t)e] >= 0) slot[(size_t)L.gen_pair[(size_t)e]] = L.gen_slot[(size_t)e];
+	for (int64_t k = 0; k < n; k++) {
+		if (slot[(size_t)k] < 0) {
+			snprintf(err, errlen, "emulated search pass: pair %lld has no result", (long long)k);
+			return NW_ERR_INTERNAL;
+		}
+		scores[k] = out[(size_t)slot[(size_t)k]].score;
+	}
+	return ng;
 }

@@ -119,6 +119,14 @@ void nw_gpu_long_tiles(const nw_gpu_t *g, int64_t *tiles, int64_t *skipped)
 	*tiles = *skipped = 0;
 }
 
+int64_t nw_gpu_search_emulated(const nw_align_params_t *p, const nw_batch_t *qb, const nw_batch_t *rb,
+			       int G, int R, int64_t *scores, char *err, size_t errlen)
+{
+	(void)p, (void)qb, (void)rb, (void)G, (void)R, (void)scores;
+	snprintf(err, errlen, "this nwalign was built without CUDA: no GPU emulation");
+	return NW_ERR_GPU;
+}
+
 void nw_gpu_search_pairs(const nw_gpu_t *g, int64_t *pairs, int64_t *generic)
 {
 	(void)g;
