@@ -77,8 +77,6 @@ static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *
 {
 	nw_plan_t &pl = g->plan;
 	if (sp.items.empty()) return 0;
-	uint32_t t0 = 0, t1 = 0;
-	nw_fast_bytes(sc, ps.kind, &t0, &t1);
 	const size_t ni = sp.items.size(), nl = sp.launches.size();
 	if (!*started && verbose) NW_CUDA_CHECK(g, cudaEventRecord(g->ev[2], g->stream));
 	const size_t ib = (*item_off + ni) * sizeof(nw_item_t), lb = (*launch_off + nl) * sizeof(uint32_t);
@@ -105,26 +103,8 @@ static int nw_queue_slice(nw_gpu_t *g, const nw_pass_t &ps, const nw_scoring_t *
 	}
 	for (size_t x = 0; x < nl; x++) {
 		const nw_launch_t &l = sp.launches[x];
-		nw_bparams_t p;
-		memset(&p, 0, sizeof p);
-		p.jobs = (const nw_job_t *)g->jobs.p;
-		p.out = (nw_dp_out *)g->outs.p;
-		p.items = ditems + l.first;
-		p.n_items = l.count;
-		p.qcodes = qc;
-		p.rcodes = rc;
-		p.table = (const int32_t *)g->table.p;
-		p.fast_t0 = t0;
-		p.fast_t1 = t1;
-		p.kind = ps.kind;
-		p.live = ps.live;
-		p.best = ps.best;
-		p.O = sc->gap_open;
-		p.E = sc->gap_extend;
-		p.G = l.G;
-		nw_bparams_limits(sc, &p);
-		p.ncap = l.ncap;
-		p.ncodes = sc->n_codes;
+		nw_bparams_t p = nw_bparams_make(sc, ps.kind, ps.live, ps.best, (const nw_job_t *)g->jobs.p, (nw_dp_out *)g->outs.p,
+						 ditems + l.first, l.count, qc, rc, (const int32_t *)g->table.p, l.G, l.ncap);
 		p.counter = counters + x;
 		NW_TRY(nw_batch_launch(g, l.bk, l.R, &p, (int)(x % NW_STREAMS)));
 		if (verbose)

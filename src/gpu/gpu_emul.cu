@@ -161,26 +161,11 @@ void nw_emul_launch(nw_emul_pass &e, const uint8_t *qc, const uint8_t *rc, int b
 		    const std::vector<nw_item_t> &items, int64_t *cols)
 {
 	if (items.empty()) return;
-	nw_bparams_t p;
-	memset(&p, 0, sizeof p);
-	p.jobs = e.jobs.data();
-	p.out = e.out.data();
-	p.items = items.data();
-	p.n_items = (int64_t)items.size();
-	p.qcodes = qc;
-	p.rcodes = rc;
-	p.table = e.tab.data();
-	nw_fast_bytes(e.sc, e.ps.kind, &p.fast_t0, &p.fast_t1);
-	p.kind = e.ps.kind;
-	p.live = e.ps.live;
-	p.best = e.ps.best;
-	p.O = e.sc->gap_open;
-	p.E = e.sc->gap_extend;
-	p.G = G;
-	nw_bparams_limits(e.sc, &p);
-	p.ncodes = e.sc->n_codes;
+	int32_t ncap = 0;
 	for (const nw_item_t &it : items) /* (a < 0: a profile batch's empty slot) */
-		if (it.a >= 0) p.ncap = (int32_t)std::max<int64_t>(p.ncap, std::max(e.jobs[it.a].n, e.jobs[it.b].n));
+		if (it.a >= 0) ncap = (int32_t)std::max<int64_t>(ncap, std::max(e.jobs[it.a].n, e.jobs[it.b].n));
+	nw_bparams_t p = nw_bparams_make(e.sc, e.ps.kind, e.ps.live, e.ps.best, e.jobs.data(), e.out.data(), items.data(),
+					 (int64_t)items.size(), qc, rc, e.tab.data(), G, ncap);
 	nw_batch_emulate(bk, R, &p, cols);
 }
 

@@ -421,6 +421,12 @@ static inline bool nw_prof_shape(int G, int R) { return G >= 8 && G <= 32 && R >
 /* The 16-bit lanes' limits of a launch under scoring sc (gpu_plan.cu, beside nw_fits):
  * p->ovf_limit and p->floor; and p->maxsc. */
 void nw_bparams_limits(const nw_scoring_t *sc, nw_bparams_t *p);
+/* A batch launch's parameters (gpu_plan.cu): problems of kind (a pass's live and best
+ * flags) under sc, jobs and out, the launch's n_items items, the codes, the score table
+ * (nw_fill_table), groups of G threads, ncap columns at most; no scratch or counter yet. */
+nw_bparams_t nw_bparams_make(const nw_scoring_t *sc, int kind, int live, int best, const nw_job_t *jobs, nw_dp_out *out,
+			     const nw_item_t *items, int64_t n_items, const uint8_t *qc, const uint8_t *rc,
+			     const int32_t *table, int G, int32_t ncap);
 
 /* Launch on side stream si (after the caller made it wait for the main stream). */
 int nw_batch_launch(nw_gpu_t *g, int bk, int R, nw_bparams_t *p, int si);

@@ -42,6 +42,32 @@ void nw_bparams_limits(const nw_scoring_t *sc, nw_bparams_t *p)
 	p->maxsc = sc->max_score > 0 ? sc->max_score : 0;
 }
 
+nw_bparams_t nw_bparams_make(const nw_scoring_t *sc, int kind, int live, int best, const nw_job_t *jobs, nw_dp_out *out,
+			     const nw_item_t *items, int64_t n_items, const uint8_t *qc, const uint8_t *rc,
+			     const int32_t *table, int G, int32_t ncap)
+{
+	nw_bparams_t p;
+	memset(&p, 0, sizeof p);
+	p.jobs = jobs;
+	p.out = out;
+	p.items = items;
+	p.n_items = n_items;
+	p.qcodes = qc;
+	p.rcodes = rc;
+	p.table = table;
+	nw_fast_bytes(sc, kind, &p.fast_t0, &p.fast_t1);
+	p.kind = kind;
+	p.live = live;
+	p.best = best;
+	p.O = sc->gap_open;
+	p.E = sc->gap_extend;
+	p.G = G;
+	nw_bparams_limits(sc, &p);
+	p.ncap = ncap;
+	p.ncodes = sc->n_codes;
+	return p;
+}
+
 bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t target, int bits)
 {
 	const int64_t lim = bits == 16 ? 32767 : INT32_MAX, slack = 8;

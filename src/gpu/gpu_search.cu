@@ -424,23 +424,8 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 		g->ev_start = true;
 		for (size_t x = 0; x < launches.size(); x++) {
 			const nw_search_launch &l = launches[x];
-			nw_bparams_t bp;
-			memset(&bp, 0, sizeof bp);
-			bp.jobs = djobs;
-			bp.out = douts;
-			bp.items = ditems + l.first;
-			bp.n_items = l.count;
-			bp.qcodes = qc;
-			bp.rcodes = rc;
-			bp.table = (const int32_t *)S.table.p;
-			bp.kind = NW_DP_LOCAL;
-			bp.best = 1;
-			bp.O = sc->gap_open;
-			bp.E = sc->gap_extend;
-			bp.G = l.G;
-			nw_bparams_limits(sc, &bp);
-			bp.ncap = l.ncap;
-			bp.ncodes = sc->n_codes;
+			nw_bparams_t bp = nw_bparams_make(sc, NW_DP_LOCAL, 0, 1, djobs, douts, ditems + l.first, l.count, qc, rc,
+							  (const int32_t *)S.table.p, l.G, l.ncap);
 			bp.counter = dcnt + x;
 			NW_TRY(nw_batch_launch(g, NW_BK_PROF16, l.R, &bp, (int)(x % NW_STREAMS)));
 			if (info->timing)
@@ -554,23 +539,8 @@ extern "C" int64_t nw_gpu_search_emulated(const nw_align_params_t *p, const nw_b
 	std::vector<int32_t> tab(NW_TAB_DIM * NW_TAB_DIM);
 	nw_fill_table(sc, NW_DP_LOCAL, tab.data());
 	for (const nw_search_launch &l : L.launches) {
-		nw_bparams_t bp;
-		memset(&bp, 0, sizeof bp);
-		bp.jobs = jobs.data();
-		bp.out = out.data();
-		bp.items = items.data() + l.first;
-		bp.n_items = l.count;
-		bp.qcodes = qc.data();
-		bp.rcodes = rc.data();
-		bp.table = tab.data();
-		bp.kind = NW_DP_LOCAL;
-		bp.best = 1;
-		bp.O = sc->gap_open;
-		bp.E = sc->gap_extend;
-		bp.G = l.G;
-		nw_bparams_limits(sc, &bp);
-		bp.ncap = l.ncap;
-		bp.ncodes = sc->n_codes;
+		nw_bparams_t bp = nw_bparams_make(sc, NW_DP_LOCAL, 0, 1, jobs.data(), out.data(), items.data() + l.first, l.count,
+						  qc.data(), rc.data(), tab.data(), l.G, l.ncap);
 		nw_batch_emulate(NW_BK_PROF16, l.R, &bp, NULL);
 	}
 	/* the generic pass's pairs, then the map */
