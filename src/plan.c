@@ -33,6 +33,14 @@ int64_t nw_plan_zip(uint32_t i0, uint32_t i1, nw_pair_t *pairs)
 	return k;
 }
 
+double nw_plan_all_cells(const nw_batch_t *qb, const nw_batch_t *rb, uint32_t q0, uint32_t q1)
+{
+	double residues = 0;
+	for (uint32_t q = q0; q < q1; q++)
+		residues += qb->len[q];
+	return residues * (double)rb->total_residues;
+}
+
 double nw_plan_cells(const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs,
 		     int64_t n)
 {

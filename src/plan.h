@@ -19,5 +19,8 @@ int64_t nw_plan_zip(uint32_t i0, uint32_t i1, nw_pair_t *pairs);
 /* DP cells of the pairs (sum of qlen * rlen). */
 double nw_plan_cells(const nw_batch_t *qb, const nw_batch_t *rb, const nw_pair_t *pairs,
 		     int64_t n);
+/* The same for the pairs nw_plan_all would list (queries [q0, q1) against every reference),
+ * from the lengths alone. */
+double nw_plan_all_cells(const nw_batch_t *qb, const nw_batch_t *rb, uint32_t q0, uint32_t q1);
 
 #endif

@@ -79,6 +79,14 @@ typedef struct {
  * after their work so far, the new one ready for their work to come): other engines' work
  * and the host do not wait. */
 int nw_dbuf_reserve(nw_gpu_t *g, nw_dbuf_t *b, size_t bytes);
+/* Carve one buffer into pieces: the offset of the next piece of bytes, 256-byte aligned,
+ * and *off past it (the buffer's size once every piece is carved). */
+static inline size_t nw_carve(size_t *off, size_t bytes)
+{
+	const size_t at = (*off + 255) / 256 * 256;
+	*off = at + bytes;
+	return at;
+}
 /* g's main stream waits for the work queued on its side streams so far. */
 int nw_streams_join(nw_gpu_t *g);
 int nw_dbuf_put(nw_gpu_t *g, nw_dbuf_t *b, const void *src, size_t bytes);
@@ -290,8 +298,10 @@ struct nw_search_t {
 	std::vector<int32_t> len;    /* their lengths, in that order */
 	std::vector<int64_t> nsum;   /* nsum[k]: the sum of len[k..] */
 	std::vector<int32_t> others; /* the references it leaves to the generic pass */
-	nw_dbuf_t refs;              /* device: each position's first code (int64) and length
-				      * (int32), then each reference's position (int32, -1: others) */
+	nw_dbuf_t refs;              /* device: the three arrays below */
+	int64_t *drbase;             /* each position's first code */
+	int32_t *drlen;              /* each position's length */
+	int32_t *drpos;              /* each reference's position (-1: others) */
 	nw_dbuf_t table, queries, jobs, outs, items, counters, fix;
 	nw_hbuf_t hbuf;              /* pinned: the queries' records, then what comes back */
 	int64_t pairs, generic;      /* nw_gpu_search_pairs */

@@ -108,14 +108,6 @@ static unsigned nw_grid(int64_t n, int threads)
 	return (unsigned)std::max<int64_t>(1, std::min<int64_t>((n + threads - 1) / threads, 4096));
 }
 
-/* Carve bytes from a buffer plan, 256-byte aligned. */
-static size_t nw_search_carve(size_t *off, size_t bytes)
-{
-	const size_t at = (*off + 255) / 256 * 256;
-	*off = at + bytes;
-	return at;
-}
-
 void nw_search_free(nw_search_t *s)
 {
 	nw_dbuf_t *d[] = {&s->refs, &s->table, &s->queries, &s->jobs, &s->outs, &s->items, &s->counters, &s->fix};
@@ -165,32 +157,17 @@ static int nw_search_refs(nw_gpu_t *g, const nw_batch_t *rb, const nw_dseqs_t *r
 	std::vector<int64_t> base(no);
 	for (size_t k = 0; k < no; k++) base[k] = rs->hboff[S.order[k]];
 	size_t off = 0;
-	const size_t o_base = nw_search_carve(&off, no * sizeof(int64_t)), o_len = nw_search_carve(&off, no * sizeof(int32_t));
-	const size_t o_pos = nw_search_carve(&off, n * sizeof(int32_t));
+	const size_t o_base = nw_carve(&off, no * sizeof(int64_t)), o_len = nw_carve(&off, no * sizeof(int32_t));
+	const size_t o_pos = nw_carve(&off, n * sizeof(int32_t));
 	NW_TRY(nw_dbuf_reserve(g, &S.refs, off));
 	char *d = (char *)S.refs.p;
+	S.drbase = (int64_t *)(d + o_base), S.drlen = (int32_t *)(d + o_len), S.drpos = (int32_t *)(d + o_pos);
 	/* pageable sources: each copy returns once its bytes are taken */
-	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_base, base.data(), no * sizeof(int64_t), cudaMemcpyHostToDevice, g->stream));
-	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_len, S.len.data(), no * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream));
-	NW_CUDA_CHECK(g, cudaMemcpyAsync(d + o_pos, rpos.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(S.drbase, base.data(), no * sizeof(int64_t), cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(S.drlen, S.len.data(), no * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream));
+	NW_CUDA_CHECK(g, cudaMemcpyAsync(S.drpos, rpos.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream));
 	S.stamp = rb->stamp;
 	return 0;
-}
-
-/* The device's parts of the reference plan. */
-static const int64_t *nw_search_rbase(const nw_search_t &S) { return (const int64_t *)S.refs.p; }
-static const int32_t *nw_search_rlen(const nw_search_t &S)
-{
-	size_t off = 0;
-	nw_search_carve(&off, S.order.size() * sizeof(int64_t));
-	return (const int32_t *)((const char *)S.refs.p + nw_search_carve(&off, 0));
-}
-static const int32_t *nw_search_rpos(const nw_search_t &S)
-{
-	size_t off = 0;
-	nw_search_carve(&off, S.order.size() * sizeof(int64_t));
-	nw_search_carve(&off, S.order.size() * sizeof(int32_t));
-	return (const int32_t *)((const char *)S.refs.p + nw_search_carve(&off, 0));
 }
 
 /* Whether the search pass takes the call: local scores for ranking, the profile scorer's
@@ -388,8 +365,8 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 	NW_TRY(nw_dbuf_reserve(g, &S.items, (size_t)std::max<int64_t>(n_items, 1) * sizeof(nw_item_t)));
 	/* a counter a launch, the count of wrapped results, then their list */
 	size_t coff = 0;
-	const size_t o_cnt = nw_search_carve(&coff, (launches.size() + 1) * sizeof(unsigned));
-	const size_t o_list = nw_search_carve(&coff, (size_t)std::max<int64_t>(n_jobs, 1) * sizeof(int32_t));
+	const size_t o_cnt = nw_carve(&coff, (launches.size() + 1) * sizeof(unsigned));
+	const size_t o_list = nw_carve(&coff, (size_t)std::max<int64_t>(n_jobs, 1) * sizeof(int32_t));
 	NW_TRY(nw_dbuf_reserve(g, &S.counters, coff));
 	unsigned *dcnt = (unsigned *)((char *)S.counters.p + o_cnt);
 	int32_t *dlist = (int32_t *)((char *)S.counters.p + o_list);
@@ -407,7 +384,7 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 	if (n_jobs) {
 		const int64_t span = std::max<int64_t>(n_order, 1);
 		dim3 grid(nw_grid(span, 256), (unsigned)std::min<int64_t>(n_q, 65535));
-		nw_search_make<<<grid, 256, 0, g->stream>>>(dsq, n_q, nw_search_rbase(S), nw_search_rlen(S), djobs, ditems);
+		nw_search_make<<<grid, 256, 0, g->stream>>>(dsq, n_q, S.drbase, S.drlen, djobs, ditems);
 		NW_LAUNCH_CHECK(g);
 	}
 	info->t[1] = nw_now();
@@ -456,7 +433,7 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 			(long long)gen.size(), (long long)n_wrapped);
 
 	/* the map, then the generic pass's results over it */
-	nw_search_map<<<nw_grid(n, 256), 256, 0, g->stream>>>(dsq, nw_search_rpos(S), n, n_ref, map);
+	nw_search_map<<<nw_grid(n, 256), 256, 0, g->stream>>>(dsq, S.drpos, n, n_ref, map);
 	NW_LAUNCH_CHECK(g);
 	if (!gen.empty()) {
 		nw_fwd_info gi;
@@ -470,9 +447,9 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 			if (g->plan.fw_of[(size_t)e] >= 0) val[(size_t)e] = g->fw.out[g->plan.fw_of[(size_t)e]];
 		for (const auto &em : g->plan.empties) val[(size_t)em.first] = em.second;
 		size_t foff = 0;
-		const size_t o_slot = nw_search_carve(&foff, (size_t)ng * sizeof(int64_t));
-		const size_t o_pair = nw_search_carve(&foff, (size_t)ng * sizeof(int64_t));
-		const size_t o_val = nw_search_carve(&foff, (size_t)ng * sizeof(nw_dp_out));
+		const size_t o_slot = nw_carve(&foff, (size_t)ng * sizeof(int64_t));
+		const size_t o_pair = nw_carve(&foff, (size_t)ng * sizeof(int64_t));
+		const size_t o_val = nw_carve(&foff, (size_t)ng * sizeof(nw_dp_out));
 		NW_TRY(nw_dbuf_reserve(g, &S.fix, foff));
 		NW_TRY(nw_hbuf_reserve(g, &S.hbuf, foff));
 		char *h = (char *)S.hbuf.p, *d = (char *)S.fix.p;

@@ -52,14 +52,6 @@ __global__ void nw_top_gather(const nw_dp_out *out, const nw_job_t *jobs, const 
 	}
 }
 
-/* Carve one grow-only device buffer into aligned pieces. */
-static size_t nw_carve(size_t *off, size_t bytes)
-{
-	const size_t at = (*off + 255) / 256 * 256;
-	*off = at + bytes;
-	return at;
-}
-
 /* The end cells of the n kept pairs of a score-only pass (nw_pass_t.best), whose results
  * res hold their scores: a local pass over those pairs alone, which must score them the
  * same. */

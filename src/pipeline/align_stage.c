@@ -364,14 +364,8 @@ int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb
 	sp.ends_only = run->opt->top > 0 || run->opt->both_strands;
 	int on_device = run->opt->top > 0 && gpu_of(run) && !run->opt->both_strands && !run->cb->listed;
 	/* the cells, before any engine lists the pairs: all vs all's from the lengths */
-	double cells = 0;
-	if (run->cb->listed) {
-		cells = nw_plan_cells(qb, rb, run->cb->pairs, n);
-	} else {
-		for (uint32_t q = run->cb->all_q0; q < run->cb->all_q1; q++)
-			cells += (double)qb->len[q];
-		cells *= (double)rb->total_residues;
-	}
+	const double cells = run->cb->listed ? nw_plan_cells(qb, rb, run->cb->pairs, n)
+					     : nw_plan_all_cells(qb, rb, run->cb->all_q0, run->cb->all_q1);
 	if (on_device) {
 		/* ranked on the device: only the kept results come back */
 		if ((ret = injected_failure("top", err, errlen)) == 0)

@@ -192,12 +192,12 @@ int nw_align_chunk(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, 
 /* align_stage.c: the same, but the records are left to the caller: *n_res of them in
  * *pairs_out and *res_out (run->cb's arrays; with --top the kept pairs, by query, best
  * first), with their paths when the run wants them. */
-/* The chunk's pairs in run->cb->pairs: all vs all lists them here, where an engine needs
- * them (--top on the GPU does not: its host work is per query). */
-void nw_chunk_list_pairs(run_t *run, const nw_batch_t *rb);
 int nw_chunk_results(run_t *run, const nw_batch_set_t *set, const nw_batch_t *rb, int64_t n,
 		     nw_pair_t **pairs_out, nw_result_t **res_out, int64_t *n_res, char *err,
 		     size_t errlen);
+/* The chunk's pairs in run->cb->pairs: all vs all lists them here, where an engine needs
+ * them (--top on the GPU does not: its host work is per query). */
+void nw_chunk_list_pairs(run_t *run, const nw_batch_t *rb);
 /* --top's ranking on the host (the GPU's, gpu_top.cu, is the same): a higher score first,
  * then the earlier reference (its index in the reference file). */
 static inline int nw_ranks_before(int64_t score_a, int64_t ref_a, int64_t score_b, int64_t ref_b)
