@@ -5,7 +5,8 @@
  * must be safe to read whole: every residue of every record and every name. The same
  * file goes through the partition reader (--top over a database larger than memory), in
  * partitions of 1 to 64 residues (byte 121): what it accepts must be as safe to read, and
- * where both accept the file they must give the same records. */
+ * where both accept the file they must give the same records. The loader reads in parts
+ * of 24 bytes on 1 to 4 threads (byte 122), whose checksums it combines. */
 #include "fuzz.h" /* first: it asks for _GNU_SOURCE */
 
 #include <stdlib.h>
@@ -45,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		put32(img + 116, (uint32_t)adler32(1, img, 116));
 	}
 	char path[64], err[512];
+	setenv("NW_DB_LOAD_PART", "24", 1);
+	const int threads = size > 122 ? 1 + data[122] % 4 : 1;
 	int fd = nw_fuzz_file(img, size, path);
 	if (fd >= 0) {
 		nw_batch_t b;
@@ -52,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nw_batch_init(&b, NW_ALPHA_AUTO);
 		if (nw_db_is_db(path))
 			(void)nw_db_info(path, &info, err, sizeof err);
-		const int whole = nw_db_load(path, &b, err, sizeof err) == 0;
+		const int whole = nw_db_load(path, &b, threads, err, sizeof err) == 0;
 		const uint64_t sum = whole ? contents(&b) : 0;
 		nw_db_parts_t *d = NULL;
 		if (nw_db_parts_open(path, &d, err, sizeof err) == 0) {

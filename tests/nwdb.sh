@@ -70,6 +70,9 @@ same "dna semiglobal both strands sam" -q "$q" -r "$r" -m semiglobal --strand bo
 same "dna global paf" -q "$q" -r "$r" -f paf -t 1
 same "protein top 2" -q "$p" -r "$p" -m local --top 2 -c
 same "protein blast6" -q "$p" -r "$p" -m local -f blast6 --top 3
+# read on 4 threads in parts of 37 bytes (whose checksums combine): the same output
+NW_DB_LOAD_PART=37 same "protein top 2, loaded in parts" -q "$p" -r "$p" -m local --top 2 -c -t 4
+NW_DB_LOAD_PART=37 same "dna local, loaded in parts" -q "$q" -r "$r" -m local -t 4
 
 # many chunks: the same database as one chunk gives
 NW_INDEX_CHUNK=50 "$NWALIGN" index -o "$tmp/ref_small.nwdb" "$r" && cmp -s "$tmp/ref_small.nwdb" "$tmp/ref.nwdb" &&
@@ -79,6 +82,7 @@ NW_INDEX_CHUNK=50 "$NWALIGN" index -o "$tmp/ref_small.nwdb" "$r" && cmp -s "$tmp
 cp "$tmp/ref.nwdb" "$tmp/d1.nwdb"
 printf '\x55' | dd of="$tmp/d1.nwdb" bs=1 seek=200 conv=notrunc 2>/dev/null
 expect "damaged residues" 2 "damaged \\(checksum\\)" -q "$q" -r "$tmp/d1.nwdb"
+NW_DB_LOAD_PART=37 expect "damaged residues, loaded in parts" 2 "damaged \\(checksum\\)" -q "$q" -r "$tmp/d1.nwdb" -t 4
 cp "$tmp/ref.nwdb" "$tmp/d2.nwdb"
 printf '\x07' | dd of="$tmp/d2.nwdb" bs=1 seek=20 conv=notrunc 2>/dev/null
 expect "damaged header" 2 "header is damaged" -q "$q" -r "$tmp/d2.nwdb"

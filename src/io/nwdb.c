@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #ifdef NW_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
 #else
@@ -18,6 +19,7 @@
 #endif
 
 #include "nwdb.h"
+#include "parts.h"
 
 /* The contents' Adler-32 (the file's checksum) of n more bytes: ISA-L's vector form where
  * the build has it, zlib's otherwise (the same value; zlib's scalar loop is a visible share
@@ -385,23 +387,65 @@ int nw_db_info(const char *path, nw_db_info_t *info, char *err, size_t errlen)
 	return 0;
 }
 
-/* Read bytes at the file's position, which must be at (and move to) offset + bytes, into
- * dst, the bytes skipped before offset into the checksum too. */
-static int read_section(FILE *fp, uint64_t *pos, uint64_t offset, void *dst, uint64_t bytes,
-			uint32_t *adler)
+/* The Adler-32 of a then b from a's and b's own (each begun at 1) and b's length:
+ * A = A_a + A_b - 1 and B = B_a + B_b + len_b (A_a - 1), modulo 65521. */
+static uint32_t adler_combine(uint32_t a, uint32_t b, uint64_t len_b)
 {
-	uint8_t gap[64];
-	if (offset - *pos > sizeof gap || fread(gap, 1, (size_t)(offset - *pos), fp) != offset - *pos)
-		return -1;
-	*adler = db_adler(*adler, gap, (size_t)(offset - *pos));
-	if (bytes && fread(dst, 1, (size_t)bytes, fp) != bytes)
-		return -1;
-	*adler = db_adler(*adler, dst, (size_t)bytes);
-	*pos = offset + bytes;
-	return 0;
+	const uint64_t base = 65521, a1 = a & 0xffffu, a2 = a >> 16, b1 = b & 0xffffu, b2 = b >> 16;
+	const uint64_t s1 = (a1 + b1 + base - 1) % base;
+	const uint64_t s2 = (a2 + b2 + (len_b % base) * ((a1 + base - 1) % base)) % base;
+	return (uint32_t)(s2 << 16 | s1);
 }
 
-int nw_db_load(const char *path, nw_batch_t *b, char *err, size_t errlen)
+/* The load's reading on threads: part t reads the file's bytes [from, to) of the data
+ * (the sections into their arrays, the gaps between them, at most 64 bytes, into gap),
+ * LOAD_READ bytes at a time, and takes their Adler-32; the parts' sums combine in file
+ * order. A part takes at least load_part_min() bytes. */
+#define LOAD_READ ((uint64_t)1 << 20)
+static uint64_t load_part_min(void)
+{
+	const char *e = getenv("NW_DB_LOAD_PART"); /* test hook: smaller parts */
+	const long long v = e ? atoll(e) : 0;
+	return v > 0 ? (uint64_t)v : (uint64_t)8 << 20;
+}
+typedef struct {
+	int fd;
+	const header_t *h;
+	void *const *dst;
+	const uint64_t *bytes;
+	uint64_t from, to;
+	uint32_t adler;
+	int failed;
+} load_part_t;
+
+static void *load_part(void *arg)
+{
+	load_part_t *p = arg;
+	uint8_t gap[64];
+	uint64_t seg = NW_DB_HEADER; /* where the gap before section s begins */
+	p->adler = 1;
+	for (int s = 0; s < N_SECTIONS && !p->failed; s++) {
+		for (int half = 0; half < 2 && !p->failed; half++) { /* the gap, then the section */
+			const uint64_t a = half ? p->h->off[s] : seg,
+				       e = half ? p->h->off[s] + p->bytes[s] : p->h->off[s];
+			for (uint64_t x = a > p->from ? a : p->from; x < e && x < p->to;) {
+				uint64_t k = (e < p->to ? e : p->to) - x;
+				k = k < LOAD_READ ? k : LOAD_READ;
+				uint8_t *d = half ? (uint8_t *)p->dst[s] + (x - a) : gap + (x - a);
+				if (pread(p->fd, d, (size_t)k, (off_t)x) != (ssize_t)k) {
+					p->failed = 1;
+					break;
+				}
+				p->adler = db_adler(p->adler, d, (size_t)k);
+				x += k;
+			}
+		}
+		seg = p->h->off[s] + p->bytes[s];
+	}
+	return NULL;
+}
+
+int nw_db_load(const char *path, nw_batch_t *b, int threads, char *err, size_t errlen)
 {
 	header_t h = {0}; /* read_header may stop before the alphabet, which b takes below */
 	if (!little_endian()) {
@@ -434,11 +478,30 @@ int nw_db_load(const char *path, nw_batch_t *b, char *err, size_t errlen)
 	void *dst[N_SECTIONS] = {b->words, b->offset, b->len, b->bits, b->name_off, b->names};
 	const uint64_t bytes[N_SECTIONS] = {h.n_words * 4, h.records * 8, h.records * 4,
 					    h.records, h.records * 8, h.names_len};
-	uint64_t pos = NW_DB_HEADER;
-	uint32_t adler = 1; /* Adler-32 of nothing */
-	for (int s = 0; s < N_SECTIONS && ret == 0; s++)
-		if (read_section(fp, &pos, h.off[s], dst[s], bytes[s], &adler) < 0)
+	uint64_t end = NW_DB_HEADER;
+	for (int s = 0; s < N_SECTIONS && ret == 0; s++) {
+		if (h.off[s] < end || h.off[s] - end > 64)
 			ret = bad(path, "cannot read it whole", err, errlen);
+		end = h.off[s] + bytes[s];
+	}
+	uint32_t adler = 1; /* Adler-32 of nothing */
+	if (ret == 0) {
+		load_part_t part[NW_PARTS_MAX];
+		const uint64_t data = end - NW_DB_HEADER;
+		const uint64_t want = data / load_part_min();
+		const int n_parts = nw_parts_count(threads, want > 0 ? (int64_t)want : 1);
+		for (int t = 0; t < n_parts; t++)
+			part[t] = (load_part_t){.fd = fileno(fp), .h = &h, .dst = dst, .bytes = bytes,
+						.from = NW_DB_HEADER + data * (uint64_t)t / (uint64_t)n_parts,
+						.to = NW_DB_HEADER + data * (uint64_t)(t + 1) / (uint64_t)n_parts};
+		nw_parts_run(load_part, part, sizeof part[0], n_parts);
+		for (int t = 0; t < n_parts && ret == 0; t++) {
+			if (part[t].failed)
+				ret = bad(path, "cannot read it whole", err, errlen);
+			adler = t ? adler_combine(adler, part[t].adler, part[t].to - part[t].from)
+				  : part[t].adler;
+		}
+	}
 	if (ret == 0 && adler != h.data_adler)
 		ret = bad(path, "its contents are damaged (checksum)", err, errlen);
 	b->n = b->cap = (int64_t)n;

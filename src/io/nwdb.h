@@ -49,8 +49,9 @@ int nw_db_write(const char *in, const char *out, nw_alphabet_t alphabet,
 int nw_db_info(const char *path, nw_db_info_t *info, char *err, size_t errlen);
 
 /* Load the database at path into b (freed and refilled), checked: sizes, checksums, and
- * that every record lies inside the arrays. 0 or a negative code with a message. */
-int nw_db_load(const char *path, nw_batch_t *b, char *err, size_t errlen);
+ * that every record lies inside the arrays; read on up to threads threads. 0 or a negative
+ * code with a message. */
+int nw_db_load(const char *path, nw_batch_t *b, int threads, char *err, size_t errlen);
 
 /* A database read in partitions (all vs all with --top, when it does not fit in memory):
  * opening checks it whole (one read of the file for its checksum, and its lengths

@@ -420,7 +420,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	run.params.max_deficit = opt->max_deficit >= 0 ? opt->max_deficit : NW_GACT_MAX_DEFICIT;
 	if (!zip && (ret = db_parts      ? nw_db_parts_next(parts.db, ref_cap, &parts.part, err,
 								    errlen)
-			   : ref_db      ? nw_db_load(opt->ref_path, &rb, err, errlen)
+			   : ref_db      ? nw_db_load(opt->ref_path, &rb, opt->threads, err, errlen)
 			   : partitioned ? nw_reader_encode(parts.rr, run.alphabet, &parts.part, err,
 							    errlen)
 					 : nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
