@@ -230,7 +230,8 @@ void nw_dseqs_free(nw_dseqs_t *d)
 	nw_dbuf_free(&d->blob);
 	nw_dbuf_free(&d->codes);
 	nw_hbuf_free(&d->copy);
-	d->hboff = NULL;
+	free(d->hboff_own);
+	d->hboff = d->hboff_own = NULL;
 	d->n = -1;
 }
 
@@ -283,28 +284,57 @@ static nw_seq_layout nw_layout(int64_t n, uint64_t n_words)
  * chunks) costs no comparison of its contents. */
 static bool nw_same(const nw_dseqs_t *d, const nw_batch_t *b)
 {
-	return d->n >= 0 && d->copy.p && d->stamp == b->stamp && d->n == b->n &&
+	return d->n >= 0 && d->hboff && d->stamp == b->stamp && d->n == b->n &&
 	       (uint64_t)d->n_words == b->n_words;
 }
 
-static int nw_upload(nw_gpu_t *g, const nw_batch_t *b, nw_dseqs_t *d)
+/* b into slot d: through d's pinned copy (pinned), or straight from b's pageable memory,
+ * which spares a copy and the pinning of the batch's size, but whose copies wait for the
+ * stream's earlier work and return once their bytes are taken: for the preload, which
+ * waits for the device anyway. */
+static int nw_upload(nw_gpu_t *g, const nw_batch_t *b, nw_dseqs_t *d, bool pinned)
 {
 	const int64_t n = b->n;
 	const nw_seq_layout l = nw_layout(n, b->n_words);
 	d->n = -1; /* until the upload is complete */
-	NW_TRY(nw_hbuf_reserve(g, &d->copy, l.total));
+	d->hboff = NULL;
+	free(d->hboff_own);
+	d->hboff_own = NULL;
+	char *c = NULL;
+	if (pinned) {
+		NW_TRY(nw_hbuf_reserve(g, &d->copy, l.total));
+		c = (char *)d->copy.p;
+		d->hboff = (int64_t *)(c + l.boff);
+	} else {
+		nw_hbuf_free(&d->copy);
+		if (!(d->hboff = d->hboff_own = (int64_t *)malloc(8 * ((size_t)n + 1)))) {
+			snprintf(g->err, g->errlen, "GPU engine: out of host memory for %lld references' offsets",
+				 (long long)n);
+			return NW_ERR_MEMORY;
+		}
+	}
 	NW_TRY(nw_dbuf_reserve(g, &d->blob, l.total));
-	char *c = (char *)d->copy.p;
-	memcpy(c + l.words, b->words, 4 * (size_t)b->n_words);
-	memcpy(c + l.off, b->offset, 8 * (size_t)n);
-	memcpy(c + l.len, b->len, 4 * (size_t)n);
-	memcpy(c + l.bits, b->bits, (size_t)n);
-	d->hboff = (int64_t *)(c + l.boff);
 	int64_t tot = 0;
 	for (int64_t i = 0; i < n; i++) d->hboff[i] = tot, tot += b->len[i];
 	d->hboff[n] = tot;
 	NW_TRY(nw_dbuf_reserve(g, &d->codes, (size_t)tot + 16));
-	NW_CUDA_CHECK(g, cudaMemcpyAsync(d->blob.p, c, l.total, cudaMemcpyHostToDevice, g->stream));
+	const struct {
+		size_t at;
+		const void *src;
+		size_t bytes;
+	} part[] = {{l.words, b->words, 4 * (size_t)b->n_words}, {l.off, b->offset, 8 * (size_t)n},
+		    {l.len, b->len, 4 * (size_t)n},		     {l.bits, b->bits, (size_t)n},
+		    {l.boff, d->hboff, 8 * ((size_t)n + 1)}};
+	if (pinned) {
+		for (const auto &x : part)
+			if (x.src != d->hboff && x.bytes) memcpy(c + x.at, x.src, x.bytes);
+		NW_CUDA_CHECK(g, cudaMemcpyAsync(d->blob.p, c, l.total, cudaMemcpyHostToDevice, g->stream));
+	} else {
+		for (const auto &x : part)
+			if (x.bytes)
+				NW_CUDA_CHECK(g, cudaMemcpyAsync((char *)d->blob.p + x.at, x.src, x.bytes,
+								 cudaMemcpyHostToDevice, g->stream));
+	}
 	if (n > 0) {
 		const char *x = (const char *)d->blob.p;
 		const uint32_t *w = (const uint32_t *)(x + l.words);
@@ -349,7 +379,7 @@ int nw_gpu_seqs(nw_gpu_t *g, const nw_batch_t *b, int kind, const nw_dseqs_t **o
 		}
 		if ((k < 2) == (kind == NW_SEQ_QUERIES) && (!lru || d->used < lru->used)) lru = d;
 	}
-	NW_TRY(nw_upload(g, b, lru));
+	NW_TRY(nw_upload(g, b, lru, true));
 	lru->used = g->seq_clock;
 	*out = lru;
 	return 0;
@@ -365,7 +395,7 @@ extern "C" int nw_gpu_preload(nw_gpu_t *g, const nw_batch_t *b, char *err, size_
 		/* the other engines read the references it replaces: their work must be done
 		 * (a buffer grows in this engine's stream order only, nw_dbuf_reserve) */
 		NW_CUDA_CHECK(g, cudaDeviceSynchronize());
-		NW_TRY(nw_upload(g, b, &g->shared));
+		NW_TRY(nw_upload(g, b, &g->shared, false));
 		NW_CUDA_CHECK(g, cudaStreamSynchronize(g->stream));
 	}
 	return 0;

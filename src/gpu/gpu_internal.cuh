@@ -105,13 +105,16 @@ typedef struct {
 int nw_hbuf_reserve(nw_gpu_t *g, nw_hbuf_t *b, size_t bytes);
 void nw_hbuf_free(nw_hbuf_t *b);
 
-/* One uploaded batch: packed words as given, then unpacked to one code a byte. The
- * pinned copy of what was uploaded last lets a call that passes the same batch again (the
- * references of all-vs-all, the queries of the chunks of one batch) skip the upload. */
+/* One uploaded batch: packed words as given, then unpacked to one code a byte. A call
+ * that passes the batch held again (the references of all-vs-all, the queries of the
+ * chunks of one batch) skips the upload (its stamp says). A call's batch goes through a
+ * pinned copy, so that its upload does not wait for the stream's kernels; the references
+ * preloaded for every engine (nw_gpu_preload) go straight from the batch's memory. */
 typedef struct {
 	nw_dbuf_t blob, codes; /* blob: words, offset, len, bits, boff (nw_seq_layout) */
-	nw_hbuf_t copy;        /* pinned: the same bytes, as last uploaded */
-	int64_t *hboff;        /* host: first code of sequence i (points into copy) */
+	nw_hbuf_t copy;        /* pinned: the same bytes, as last uploaded (not preloaded) */
+	int64_t *hboff;        /* host: first code of sequence i (into copy, or hboff_own) */
+	int64_t *hboff_own;    /* preloaded: hboff's own array (malloc) */
 	int64_t n, n_words;    /* of the batch held; n < 0: none */
 	uint64_t stamp;        /* its nw_batch_t stamp */
 	uint64_t used;         /* last use (the least recently used slot is replaced) */
