@@ -191,6 +191,8 @@ static int64_t share_refs(nw_lanes_t *l, int64_t k, const nw_batch_t *rb, char *
 			  size_t errlen)
 {
 	const int ret = l->preload(l->g[0], rb, err, errlen);
+	if (ret == 0 && l->t_shared == 0)
+		l->t_shared = nw_pl_now();
 	if (ret == 0 || ret != NW_ERR_MEMORY)
 		return ret == 0 ? k : ret;
 	while (k > 1 && l->device_bytes && (uint64_t)k * NW_DEVICE_BYTES(rb) > l->device_bytes / 4)

@@ -57,6 +57,8 @@ typedef struct {
 				    * copies of the references when one shared copy does not fit */
 	int device;
 	int64_t ranged_calls;      /* --top calls whose references went in ranges (for -v) */
+	double t_shared;           /* nw_pl_now() when the lanes' references were first on the
+				    * device (for -v; 0: never) */
 	/* nw_gpu_preload (gpu.h): the references every lane reads, uploaded once */
 	int (*preload)(nw_gpu_t *g, const nw_batch_t *b, char *err, size_t errlen);
 	/* nw_gpu_set_peer (gpu.h): a lane's engine reads lane 0's preloaded references */

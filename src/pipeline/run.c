@@ -379,6 +379,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		partitioned = ret == 1;
 		if (partitioned && (ret = refs_too_large(rr, opt, err, errlen)) < 0)
 			goto out;
+		nw_log_debug("at %.3f s: %lld references read%s", nw_pl_now() - run.t0, (long long)nr,
+			     partitioned ? ", the first partition" : "");
 	}
 	/* every query set is held whole, with its tops, across the partitions */
 	if (partitioned && q_batch > NW_PARTS_KEPT_MAX / opt->top)
@@ -425,6 +427,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 							    errlen)
 					 : nw_reader_encode(rr, run.alphabet, &rb, err, errlen)) < 0)
 		goto out;
+	if (!zip)
+		nw_log_debug("at %.3f s: the references packed", nw_pl_now() - run.t0);
 	/* Whether the first set is the whole input (a small run may then go to the CPU engine
 	 * rather than wait for the GPU: nw_setup_backend), asked before the feeder reads on */
 	const int whole = opener.started && !partitioned && nw_reader_at_end(qr) &&
@@ -579,8 +583,12 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 			    run.check_s);
 		if (run.gpu) {
 			const double tk = nw_lanes_first_kernel_time(&run.lanes);
-			nw_log_info("gpu opened in %.3f s beside the reading (waited for %.3f s), first "
-				    "kernel at %.3f s", opener.open_s, opener.waited_s,
+			char shared[64] = "";
+			if (run.lanes.t_shared > 0)
+				snprintf(shared, sizeof shared, ", the lanes' references on it at %.3f s",
+					 run.lanes.t_shared - run.t0);
+			nw_log_info("gpu opened in %.3f s beside the reading (waited for %.3f s)%s, first "
+				    "kernel at %.3f s", opener.open_s, opener.waited_s, shared,
 				    tk > 0 ? tk - run.t0 : 0.0);
 			if (run.pairs_while_opening)
 				nw_log_info("cpu: %lld pairs aligned while the GPU opened",
