@@ -334,10 +334,9 @@ static int align_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char *
 			nw_pair_t *pairs;
 			nw_result_t *res;
 			int64_t n_res;
-			if ((ret = nw_next_chunk(run, n, (int64_t)span * per_q, err, errlen)) < 0)
+			if ((ret = nw_next_chunk(run, q0, q0 + span, 0, n, (int64_t)span * per_q, err,
+						 errlen)) < 0)
 				return ret;
-			run->cb->all_q0 = q0, run->cb->all_q1 = q0 + span;
-			run->cb->listed = 0;
 			if ((ret = nw_chunk_results(run, s, rb, n, &pairs, &res, &n_res, err, errlen)) < 0)
 				return ret;
 			if ((ret = merge_chunk(pt, pairs, res, n_res)) < 0)

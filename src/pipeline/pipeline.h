@@ -210,8 +210,11 @@ static inline int nw_ranks_before(int64_t score_a, int64_t ref_a, int64_t score_
 void nw_progress(run_t *run, int final);
 
 /* run.c: the other chunk buffer as run->cb, with room for n pairs (n_top kept by --top),
- * once the write stage is done with what it held. */
-int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen);
+ * once the write stage is done with what it held: the chunk of queries [q0, q1) (all vs
+ * all: against every reference), whose pairs the caller lists (listed: zip) or leaves
+ * implied. */
+int nw_next_chunk(run_t *run, uint32_t q0, uint32_t q1, int listed, int64_t n, int64_t n_top, char *err,
+		  size_t errlen);
 /* run.c: room for n results in run->cb->res. A --top chunk ranked on the device never
  * needs one a pair, so nw_next_chunk leaves them to this. */
 int nw_chunk_res(run_t *run, int64_t n, char *err, size_t errlen);

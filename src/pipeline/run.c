@@ -71,7 +71,8 @@ static chunk_buf_t *owner_of(run_t *run, chunk_buf_t *c)
 }
 
 /* See pipeline.h: room for n pairs in every per-chunk array the run uses. */
-int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen)
+int nw_next_chunk(run_t *run, uint32_t q0, uint32_t q1, int listed, int64_t n, int64_t n_top, char *err,
+		  size_t errlen)
 {
 	chunk_buf_t *c = run->cb = run->cb == &run->bufs[0] ? &run->bufs[1] : &run->bufs[0];
 	double t = nw_pl_now();
@@ -104,6 +105,8 @@ int nw_next_chunk(run_t *run, int64_t n, int64_t n_top, char *err, size_t errlen
 		goto oom;
 	if (n > old_scratch)
 		run->scratch_cap = n;
+	c->all_q0 = q0, c->all_q1 = q1;
+	c->listed = listed;
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory for %lld pairs", (long long)n);
@@ -190,10 +193,9 @@ static int run_batches(run_t *run, nw_feeder_t *fd, const nw_batch_t *all_refs, 
 			/* --top keeps at most top references of each query (all vs all only) */
 			const int64_t per_q = all_refs && run->opt->top > 0 && run->opt->top < rb->n
 						      ? run->opt->top : (all_refs ? rb->n : 1);
-			if ((ret = nw_next_chunk(run, n, (int64_t)span * per_q, err, errlen)) < 0)
+			if ((ret = nw_next_chunk(run, q0, q0 + span, !all_refs, n, (int64_t)span * per_q, err,
+						 errlen)) < 0)
 				return ret;
-			run->cb->all_q0 = q0, run->cb->all_q1 = q0 + span;
-			run->cb->listed = !all_refs;
 			if (!all_refs)
 				nw_plan_zip(q0, q0 + span, run->cb->pairs);
 			if ((ret = nw_align_chunk(run, s, rb, n, err, errlen)) < 0)
