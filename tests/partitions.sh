@@ -1,5 +1,6 @@
 #!/bin/sh
-# partitions.sh: --top against references larger than --max-memory, read in partitions.
+# partitions.sh: --top against references larger than --max-memory, read in partitions,
+# and against references streamed in partitions (one query set).
 # Every output must equal, byte for byte, the same run with every reference in memory:
 #  - real proteins (the first 12 queries of mm_query50 against mm_db2k when the shared
 #    data folder is there, else the bundled globins against themselves), local, BLOSUM62,
@@ -123,6 +124,60 @@ st=$?
 	[ "$(grep -vc '^#' "$tmp/stdin.out")" = 0 ] && ok ||
 	bad "references on stdin, several query sets: exit $st, $(cat "$tmp/err")"
 
+# streamed: one query set against a large reference file aligns each partition while the
+# next is read, the partitions growing from the first (NW_STREAM_FIRST, a test hook that
+# streams any file): the output of a run with every reference read first
+# streamed NAME QUERIES REFS FIRST ARGS...
+streamed() {
+	name=$1 qf=$2 rf=$3 f=$4
+	shift 4
+	NW_STREAM_FIRST=0 "$NWALIGN" -q "$qf" -r "$rf" "$@" >"$tmp/mem.out" 2>"$tmp/mem.err" ||
+		{ bad "$name: read first: $(cat "$tmp/mem.err")"; return; }
+	NW_STREAM_FIRST=$f "$NWALIGN" -q "$qf" -r "$rf" "$@" -v >"$tmp/str.out" 2>"$tmp/str.err" ||
+		{ bad "$name: streamed: $(grep error "$tmp/str.err")"; return; }
+	parts=$(sed -n 's/.*references streamed: [0-9]* references in \([0-9]*\) partitions.*/\1/p' "$tmp/str.err")
+	if [ -z "$parts" ] || [ "$parts" -lt 3 ]; then
+		bad "$name: not streamed in partitions (-v: $(grep references "$tmp/str.err"))"
+	elif ! cmp -s "$tmp/mem.out" "$tmp/str.out"; then
+		bad "$name: the outputs differ"
+	elif [ "$(grep -vc '^#' "$tmp/str.out")" -lt 3 ]; then
+		bad "$name: too few records"
+	else
+		ok
+	fi
+}
+first=$((residues / 100 + 1))
+streamed "streamed, TSV with paths" "$q" "$db" $first $P --top 3 -c
+streamed "streamed, blast6 (the database's size known at its end)" "$q" "$db" $first $P --top 5 -f blast6
+streamed "streamed, equal scores in different partitions" "$q" "$tmp/dup.fa" $((dres / 60 + 1)) $P --top 7
+streamed "streamed, DNA, semiglobal, both strands, PAF" "$data/reads.fq" "$tmp/win.fa" $((wres / 30 + 1)) \
+	-m semiglobal --strand both --top 2 -f paf
+# under --max-memory: partitions of at most half the memory allowed, two at a time
+streamed "streamed within --max-memory" "$q" "$db" $first $P --top 2 --max-memory "$mem"
+grep -q "references streamed: [0-9]* references in [0-9]* partitions" "$tmp/str.err" &&
+	[ "$(sed -n 's/.*references in \([0-9]*\) partitions.*/\1/p' "$tmp/str.err")" -ge 9 ] && ok ||
+	bad "streamed within --max-memory: fewer partitions than half the memory allows ($(grep streamed "$tmp/str.err"))"
+NW_STREAM_FIRST=0 "$NWALIGN" -q "$q" -r "$db" $P --top 2 >"$tmp/mem.out" 2>/dev/null
+NW_STREAM_FIRST=$first "$NWALIGN" -q "$q" -r - $P --top 2 -v <"$db" >"$tmp/str.out" 2>"$tmp/err"
+[ $? = 0 ] && grep -q "references streamed" "$tmp/err" && cmp -s "$tmp/mem.out" "$tmp/str.out" && ok ||
+	bad "streamed from stdin: $(grep -v '^nwalign: [a-z]' "$tmp/err" | head -3)"
+# a bad record in a partition read ahead: its error, and no records
+{ cat "$db"; printf '>bad\nAC1DE\n'; } >"$tmp/dbbad.fa"
+NW_STREAM_FIRST=$first "$NWALIGN" -q "$q" -r "$tmp/dbbad.fa" $P --top 2 >"$tmp/bad.out" 2>"$tmp/err"
+st=$?
+[ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "record 'bad'.*invalid character '1'" "$tmp/err" &&
+	[ "$(grep -vc '^#' "$tmp/bad.out")" = 0 ] && ok ||
+	bad "a bad record streamed: exit $st, $(cat "$tmp/err")"
+# several query sets would read the references again: they are read first, as without it
+NW_STREAM_FIRST=0 "$NWALIGN" -q "$q" -r "$db" $P --top 2 --batch-size 5 >"$tmp/mem.out" 2>/dev/null
+NW_STREAM_FIRST=$first "$NWALIGN" -q "$q" -r "$db" $P --top 2 --batch-size 5 -v >"$tmp/str.out" 2>"$tmp/err"
+[ $? = 0 ] && ! grep -q "references streamed\|partitions aligned" "$tmp/err" && cmp -s "$tmp/mem.out" "$tmp/str.out" &&
+	ok || bad "several query sets with streaming asked for: $(grep references "$tmp/err")"
+NW_STREAM_FIRST=$first "$NWALIGN" -q "$q" -r "$db" $P --top 2 --batch-size 5 --max-memory "$mem" -v \
+	>"$tmp/str.out" 2>"$tmp/err"
+[ $? = 0 ] && grep -q "partitions aligned" "$tmp/err" && cmp -s "$tmp/mem.out" "$tmp/str.out" && ok ||
+	bad "several query sets with streaming asked for, over --max-memory: $(grep references "$tmp/err")"
+
 # refused: SAM (exit 1), and all vs all without --top (exit 2)
 "$NWALIGN" -q "$q" -r "$db" $P --top 2 -f sam --max-memory "$mem" >/dev/null 2>"$tmp/err"
 st=$?
@@ -139,6 +194,9 @@ if "$NWALIGN" -q "$data/reads.fq" -r "$data/ref.fa" --backend gpu >/dev/null 2>&
 	"$NWALIGN" -q "$q" -r "$db" $P --top 3 -c --backend gpu --max-memory "$mem" >"$tmp/gpu.out" 2>"$tmp/err"
 	[ $? = 0 ] && cmp -s "$tmp/cpu.out" "$tmp/gpu.out" && ok ||
 		bad "GPU over partitions differs from the CPU in memory: $(cat "$tmp/err")"
+	NW_STREAM_FIRST=$first "$NWALIGN" -q "$q" -r "$db" $P --top 3 -c --backend gpu -v >"$tmp/gpu.out" 2>"$tmp/err"
+	[ $? = 0 ] && grep -q "references streamed" "$tmp/err" && cmp -s "$tmp/cpu.out" "$tmp/gpu.out" && ok ||
+		bad "GPU streamed differs from the CPU in memory: $(grep -v '^nwalign: [a-z]' "$tmp/err" | head -3)"
 else
 	echo "note: no GPU engine or device: the GPU comparison is not run"
 fi

@@ -32,11 +32,22 @@ int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, nw_db_parts_t *db, const char
 	pt->written_as = -1;
 	nw_batch_init(&pt->part, NW_ALPHA_AUTO);
 	nw_batch_init(&pt->kept, NW_ALPHA_AUTO);
+	nw_batch_init(&pt->ahead, NW_ALPHA_AUTO);
 	return 0;
 }
 
+void nw_parts_stream(nw_parts_t *pt, uint64_t cap_max)
+{
+	pt->stream = 1;
+	pt->cap_max = cap_max > pt->cap ? cap_max : pt->cap;
+}
+
+static int ahead_join(nw_parts_t *pt);
+
 void nw_parts_free(nw_parts_t *pt)
 {
+	ahead_join(pt);
+	nw_batch_free(&pt->ahead);
 	for (int64_t k = 0; k < pt->cap_q * pt->width; k++)
 		nw_result_free(&pt->res[k]);
 	free(pt->res);
@@ -55,28 +66,73 @@ void nw_parts_free(nw_parts_t *pt)
 	pt->db = NULL;
 }
 
-/* The next partition of the reference file into pt->part: 1, or 0 at the end of the file. */
-static int next_partition(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
+/* The next partition of the reference file (or database) into b: 1, or 0 at the end. */
+static int read_partition(nw_parts_t *pt, nw_alphabet_t a, nw_batch_t *b, char *err, size_t errlen)
 {
-	if (pt->db) {
-		const int64_t before = pt->part.n;
-		int ret = nw_db_parts_next(pt->db, pt->cap, &pt->part, err, errlen);
-		if (ret == 1)
-			pt->base += before;
-		return ret;
-	}
+	if (pt->db)
+		return nw_db_parts_next(pt->db, pt->cap, b, err, errlen);
 	int64_t n = nw_reader_fill(pt->rr, INT64_MAX, pt->cap, err, errlen);
 	if (n <= 0)
 		return (int)n;
-	pt->base += pt->part.n;
-	int ret = nw_reader_encode(pt->rr, a, &pt->part, err, errlen);
+	int ret = nw_reader_encode(pt->rr, a, b, err, errlen);
 	return ret < 0 ? ret : 1;
+}
+
+static void *ahead_main(void *arg)
+{
+	nw_parts_t *pt = arg;
+	pt->ahead_ret = read_partition(pt, pt->ahead_alpha, &pt->ahead, pt->ahead_err,
+				       sizeof pt->ahead_err);
+	return NULL;
+}
+
+/* Streamed: the next partition starts reading on a thread of its own (if none can start,
+ * next_partition reads it). It alone uses the reader while it runs. */
+static void ahead_start(nw_parts_t *pt, nw_alphabet_t a)
+{
+	if (!pt->stream || pt->ahead_running)
+		return;
+	pt->cap = pt->cap * NW_STREAM_GROWTH < pt->cap_max ? pt->cap * NW_STREAM_GROWTH : pt->cap_max;
+	pt->ahead_alpha = a;
+	pt->ahead_running = pthread_create(&pt->ahead_tid, NULL, ahead_main, pt) == 0;
+}
+
+/* The read started by ahead_start, finished: its return (0 when none ran). */
+static int ahead_join(nw_parts_t *pt)
+{
+	if (!pt->ahead_running)
+		return 0;
+	pthread_join(pt->ahead_tid, NULL);
+	pt->ahead_running = 0;
+	return 1;
+}
+
+/* The next partition into pt->part (the one read ahead, when it was): 1, or 0 at the end of
+ * the file. */
+static int next_partition(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
+{
+	int ret;
+	if (ahead_join(pt)) {
+		ret = pt->ahead_ret;
+		if (ret < 0)
+			snprintf(err, errlen, "%s", pt->ahead_err);
+	} else {
+		ret = read_partition(pt, a, &pt->ahead, err, errlen);
+	}
+	if (ret != 1)
+		return ret;
+	pt->base += pt->part.n;
+	const nw_batch_t b = pt->part;
+	pt->part = pt->ahead;
+	pt->ahead = b;
+	return 1;
 }
 
 /* A new pass over the reference file for the next query set: the file opened again and its
  * first partition read. */
 static int restart(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
 {
+	ahead_join(pt); /* (the last one read found the end) */
 	if (pt->db) {
 		nw_db_parts_rewind(pt->db);
 	} else if (strcmp(pt->path, "-") == 0) {
@@ -325,6 +381,7 @@ static int align_set(run_t *run, nw_parts_t *pt, const nw_batch_set_t *s, char *
 			return NW_ERR_MEMORY;
 		}
 		memset(pt->kept_of, 0xff, (size_t)rb->n * sizeof *pt->kept_of);
+		ahead_start(pt, run->alphabet);
 		const int64_t per_q = pt->top < rb->n ? pt->top : rb->n;
 		for (uint32_t q0 = 0; q0 < n_q;) {
 			if (nw_stop_requested())

@@ -245,13 +245,30 @@ typedef struct {
 	int64_t *m_file;
 	int64_t written_as;      /* the write stage's number for the last set; -1: none */
 	int threads;             /* the reader's encoding threads, each time it is opened */
+	/* streamed (nw_parts_stream): each partition is read on a thread while the one before
+	 * is aligned, into ahead, NW_STREAM_GROWTH times larger than it, up to cap_max */
+	int stream;
+	uint64_t cap_max;
+	nw_batch_t ahead;
+	pthread_t ahead_tid;
+	int ahead_running;       /* the thread runs (or ran and is not joined) */
+	int ahead_ret;           /* its read: 1, 0 at the end of the file, or an error */
+	nw_alphabet_t ahead_alpha;
+	char ahead_err[512];
 } nw_parts_t;
+/* A streamed run's partitions grow by this factor (reading is several times faster than
+ * aligning every query against what was read, so the next read ends first). */
+#define NW_STREAM_GROWTH 8
 /* The results a query set holds at most in its tops (--top times its queries): sets are cut
  * to this, since every set is kept whole across the partitions. */
 #define NW_PARTS_KEPT_MAX ((int64_t)1 << 22)
 /* rr (or db) holds the first partition, put into pt->part by the caller. */
 int nw_parts_init(nw_parts_t *pt, nw_reader_t *rr, nw_db_parts_t *db, const char *path,
 		  uint64_t cap, int64_t top, int threads);
+/* The partitions streamed: the first one (cap residues) is aligned while the next is read,
+ * and so on, each NW_STREAM_GROWTH times larger, at most cap_max residues. For one query
+ * set, whose alignment can start once the first partition is read. */
+void nw_parts_stream(nw_parts_t *pt, uint64_t cap_max);
 void nw_parts_free(nw_parts_t *pt);  /* closes pt->rr or pt->db too */
 /* Every query set from the feeder against every partition, each set written whole. */
 int nw_run_partitioned(run_t *run, nw_feeder_t *fd, nw_parts_t *pt, int64_t nq, char *err,

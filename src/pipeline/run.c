@@ -5,7 +5,9 @@
  * All vs all: every reference is read and packed once and held in memory; queries stream
  * in batches of --batch-size records, and each batch is cut into chunks of whole queries
  * (plan.c) so that results stay bounded. References too large for --max-memory are read
- * in partitions with --top (partitions.c), and refused without it. Zip: queries and
+ * in partitions with --top (partitions.c), and refused without it; a large reference file
+ * with --top and one query set is streamed, its partitions read while the ones before are
+ * aligned. Zip: queries and
  * references are read in lockstep, batch by batch. The next batch is read on a thread of
  * its own (feeder.c) while the current one aligns (align_stage.c) and the one before is
  * written (write_stage.c). Results are written in input order whatever the engine.
@@ -13,6 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cpu_isa.h"
@@ -262,6 +265,26 @@ static int refs_exceed(nw_reader_t *rr, int64_t nr, uint64_t cap, char *err, siz
 	return more > nr;
 }
 
+/* A --top run against a large reference file starts aligning once its first partition of
+ * NW_STREAM_FIRST residues is read, when the queries are one set (partitions.c's streamed
+ * partitions): reading a file of NW_STREAM_MIN_BYTES or more takes longer than the GPU
+ * takes to open. The first partition's residues, or 0 for a run read whole first. */
+#define NW_STREAM_MIN_BYTES ((int64_t)256 << 20)
+#define NW_STREAM_FIRST ((uint64_t)16 << 20)
+static uint64_t stream_first(const nw_opt_t *opt)
+{
+	struct stat st;
+	if (opt->top <= 0 || opt->format == NW_FMT_SAM)
+		return 0;
+	const char *e = getenv("NW_STREAM_FIRST"); /* test hook: any file, from these residues */
+	if (e && *e)
+		return atoll(e) > 0 ? (uint64_t)atoll(e) : 0;
+	if (strcmp(opt->ref_path, "-") == 0 || stat(opt->ref_path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < NW_STREAM_MIN_BYTES)
+		return 0;
+	return NW_STREAM_FIRST;
+}
+
 /* References that do not fit: read in partitions for --top (partitions.c), a clear error
  * otherwise, rather than an allocation failure or the kernel's OOM killer. */
 static int refs_too_large(nw_reader_t *rr, const nw_opt_t *opt, char *err, size_t errlen)
@@ -372,20 +395,28 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		ref_cap = ref_cap ? ref_cap : 1;
 	}
 	int64_t q_batch = opt->batch_records;
+	/* streamed: the first partition read, and the queries one set (known below) */
+	uint64_t stream_cap = rr && !zip ? stream_first(opt) : 0;
+	stream_cap = stream_cap < ref_cap ? stream_cap : 0;
+	int streamed = 0;
 	if (rr && !zip) {
-		if ((nr = nw_reader_fill(rr, INT64_MAX, ref_cap, err, errlen)) < 0 ||
-		    (ret = refs_exceed(rr, nr, ref_cap, err, errlen)) < 0) {
+		const uint64_t cap1 = stream_cap ? stream_cap : ref_cap;
+		if ((nr = nw_reader_fill(rr, INT64_MAX, cap1, err, errlen)) < 0 ||
+		    (ret = refs_exceed(rr, nr, cap1, err, errlen)) < 0) {
 			ret = nr < 0 ? (int)nr : ret;
 			goto out;
 		}
-		partitioned = ret == 1;
+		if (stream_cap)
+			streamed = ret == 1;
+		else
+			partitioned = ret == 1;
 		if (partitioned && (ret = refs_too_large(rr, opt, err, errlen)) < 0)
 			goto out;
 		nw_log_debug("at %.3f s: %lld references read%s", nw_pl_now() - run.t0, (long long)nr,
-			     partitioned ? ", the first partition" : "");
+			     partitioned || streamed ? ", the first partition" : "");
 	}
 	/* every query set is held whole, with its tops, across the partitions */
-	if (partitioned && q_batch > NW_PARTS_KEPT_MAX / opt->top)
+	if ((partitioned || streamed) && q_batch > NW_PARTS_KEPT_MAX / opt->top)
 		q_batch = NW_PARTS_KEPT_MAX / opt->top > 0 ? NW_PARTS_KEPT_MAX / opt->top : 1;
 	/* a small first set for the CPU engine (asked for, no CUDA in this build, or while
 	 * the GPU opens), but full sets when each set reads the references again */
@@ -394,13 +425,30 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		cpu_first = NW_FIRST_SET_CPU;
 	else if (nw_may_share_while_opening(opt))
 		cpu_first = NW_FIRST_SET_OPENING;
-	const int64_t first = partitioned ? q_batch : nw_first_set_records(q_batch, cpu_first);
+	const int64_t first = partitioned || streamed ? q_batch : nw_first_set_records(q_batch, cpu_first);
 	if ((nq = nw_reader_fill(qr, first, opt->batch_residues, err, errlen)) < 0 ||
 	    (rr && zip && (nr = nw_reader_fill(rr, nq, UINT64_MAX, err, errlen)) < 0)) {
 		ret = (int)(nq < 0 ? nq : nr);
 		goto out;
 	}
 	nw_log_debug("at %.3f s: the first %lld queries read", nw_pl_now() - run.t0, (long long)nq);
+	if (streamed && !nw_reader_at_end(qr)) {
+		/* several query sets, each of which would read the references again: they are
+		 * read as without streaming, whole or in partitions of the memory allowed */
+		streamed = 0;
+		q_batch = opt->batch_records;
+		if ((nr = nw_reader_fill(rr, INT64_MAX, ref_cap, err, errlen)) < 0 ||
+		    (ret = refs_exceed(rr, nr, ref_cap, err, errlen)) < 0) {
+			ret = nr < 0 ? (int)nr : ret;
+			goto out;
+		}
+		partitioned = ret == 1;
+		if (partitioned && q_batch > NW_PARTS_KEPT_MAX / opt->top)
+			q_batch = NW_PARTS_KEPT_MAX / opt->top > 0 ? NW_PARTS_KEPT_MAX / opt->top : 1;
+		nw_log_debug("at %.3f s: %lld references read%s (the queries are several sets)",
+			     nw_pl_now() - run.t0, (long long)nr, partitioned ? ", the first partition" : "");
+	}
+	partitioned |= streamed;
 	if ((ret = nw_choose_alphabet(&run, qr, rr, db.alphabet, err, errlen)) < 0 ||
 	    (ret = nw_setup_scoring(&run, err, errlen)) < 0)
 		goto out;
@@ -409,12 +457,15 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		if (db_parts && (ret = nw_db_parts_open(opt->ref_path, &dp, err, errlen)) < 0)
 			goto out;
 		parts_ready = 1;
-		ret = nw_parts_init(&parts, rr, dp, opt->ref_path, ref_cap, opt->top, opt->threads);
+		ret = nw_parts_init(&parts, rr, dp, opt->ref_path, streamed ? stream_cap : ref_cap, opt->top,
+				    opt->threads);
 		rr = NULL;
 		if (ret < 0) {
 			snprintf(err, errlen, "out of memory for --top %d", opt->top);
 			goto out;
 		}
+		if (streamed) /* two partitions at once: each at most half the memory allowed */
+			nw_parts_stream(&parts, ref_cap / 2);
 	}
 	run.params.mode = opt->mode;
 	run.params.sc = &run.sc;
@@ -528,7 +579,13 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 				    : run.small_on_cpu ? "cpu (a small run)"
 				    : run.gpu_left ? "cpu (the run ended before the GPU opened)" : "cpu",
 			    opt->threads, opt->threads == 1 ? "" : "s");
-		if (partitioned)
+		if (partitioned && streamed)
+			nw_log_info("references streamed: %lld references in %lld partitions, the "
+				    "first of about %.3g residues, each read while the one before was "
+				    "aligned; the kept references' records compacted %lld times",
+				    (long long)parts.n_refs, (long long)parts.parts_read,
+				    (double)stream_cap, (long long)parts.compactions);
+		else if (partitioned)
 			nw_log_info("references read in partitions of about %.3g residues: %lld "
 				    "references, %lld partitions aligned; the kept references' "
 				    "records compacted %lld times", (double)ref_cap,
