@@ -152,11 +152,13 @@ streamed "streamed, blast6 (the database's size known at its end)" "$q" "$db" $f
 streamed "streamed, equal scores in different partitions" "$q" "$tmp/dup.fa" $((dres / 60 + 1)) $P --top 7
 streamed "streamed, DNA, semiglobal, both strands, PAF" "$data/reads.fq" "$tmp/win.fa" $((wres / 30 + 1)) \
 	-m semiglobal --strand both --top 2 -f paf
-# under --max-memory: partitions of at most half the memory allowed, two at a time
+# under --max-memory: partitions of at most half the memory allowed (a sixteenth of the
+# residues here), two at a time; with enough records, more than 8 of them
 streamed "streamed within --max-memory" "$q" "$db" $first $P --top 2 --max-memory "$mem"
-grep -q "references streamed: [0-9]* references in [0-9]* partitions" "$tmp/str.err" &&
+if [ "$(awk '/^>/ {n++} END {print n}' "$db")" -gt 100 ]; then
 	[ "$(sed -n 's/.*references in \([0-9]*\) partitions.*/\1/p' "$tmp/str.err")" -ge 9 ] && ok ||
-	bad "streamed within --max-memory: fewer partitions than half the memory allows ($(grep streamed "$tmp/str.err"))"
+		bad "streamed within --max-memory: fewer partitions than half the memory allows ($(grep streamed "$tmp/str.err"))"
+fi
 NW_STREAM_FIRST=0 "$NWALIGN" -q "$q" -r "$db" $P --top 2 >"$tmp/mem.out" 2>/dev/null
 NW_STREAM_FIRST=$first "$NWALIGN" -q "$q" -r - $P --top 2 -v <"$db" >"$tmp/str.out" 2>"$tmp/err"
 [ $? = 0 ] && grep -q "references streamed" "$tmp/err" && cmp -s "$tmp/mem.out" "$tmp/str.out" && ok ||
