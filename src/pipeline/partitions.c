@@ -97,7 +97,8 @@ static void ahead_start(nw_parts_t *pt, nw_alphabet_t a)
 	pt->ahead_running = pthread_create(&pt->ahead_tid, NULL, ahead_main, pt) == 0;
 }
 
-/* The read started by ahead_start, finished: its return (0 when none ran). */
+/* The read started by ahead_start, finished: 1 (its result in ahead_ret), or 0 when none
+ * ran. */
 static int ahead_join(nw_parts_t *pt)
 {
 	if (!pt->ahead_running)
@@ -107,11 +108,19 @@ static int ahead_join(nw_parts_t *pt)
 	return 1;
 }
 
-/* The next partition into pt->part (the one read ahead, when it was): 1, or 0 at the end of
- * the file. */
+/* The next partition into pt->part: 1, or 0 at the end of the file. Streamed, the one read
+ * ahead, swapped in (the partition before stays in ahead, whose buffers the next read
+ * reuses); otherwise read in place of the one before, so that one partition is held. */
 static int next_partition(nw_parts_t *pt, nw_alphabet_t a, char *err, size_t errlen)
 {
 	int ret;
+	if (!pt->stream) {
+		const int64_t before = pt->part.n;
+		ret = read_partition(pt, a, &pt->part, err, errlen);
+		if (ret == 1)
+			pt->base += before;
+		return ret;
+	}
 	if (ahead_join(pt)) {
 		ret = pt->ahead_ret;
 		if (ret < 0)
