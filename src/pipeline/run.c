@@ -265,6 +265,23 @@ static int refs_exceed(nw_reader_t *rr, int64_t nr, uint64_t cap, char *err, siz
 	return more > nr;
 }
 
+/* The references read on, up to cap residues in all (nr: the records read): 1 when the
+ * file holds more (refs_exceed), 0 when they are all read, or an error. */
+static int read_refs(nw_reader_t *rr, uint64_t cap, int64_t *nr, char *err, size_t errlen)
+{
+	if ((*nr = nw_reader_fill(rr, INT64_MAX, cap, err, errlen)) < 0)
+		return (int)*nr;
+	return refs_exceed(rr, *nr, cap, err, errlen);
+}
+
+/* A query set held whole with its tops across the partitions: at most NW_PARTS_KEPT_MAX
+ * results, so at most that over top queries. */
+static int64_t parts_set_records(int64_t q_batch, int top)
+{
+	const int64_t most = NW_PARTS_KEPT_MAX / top > 0 ? NW_PARTS_KEPT_MAX / top : 1;
+	return q_batch < most ? q_batch : most;
+}
+
 /* A --top run against a large reference file starts aligning once its first partition of
  * NW_STREAM_FIRST residues is read, when the queries are one set (partitions.c's streamed
  * partitions): reading a file of NW_STREAM_MIN_BYTES or more takes longer than the GPU
@@ -400,12 +417,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 	stream_cap = stream_cap < ref_cap ? stream_cap : 0;
 	int streamed = 0;
 	if (rr && !zip) {
-		const uint64_t cap1 = stream_cap ? stream_cap : ref_cap;
-		if ((nr = nw_reader_fill(rr, INT64_MAX, cap1, err, errlen)) < 0 ||
-		    (ret = refs_exceed(rr, nr, cap1, err, errlen)) < 0) {
-			ret = nr < 0 ? (int)nr : ret;
+		if ((ret = read_refs(rr, stream_cap ? stream_cap : ref_cap, &nr, err, errlen)) < 0)
 			goto out;
-		}
 		if (stream_cap)
 			streamed = ret == 1;
 		else
@@ -415,9 +428,8 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		nw_log_debug("at %.3f s: %lld references read%s", nw_pl_now() - run.t0, (long long)nr,
 			     partitioned || streamed ? ", the first partition" : "");
 	}
-	/* every query set is held whole, with its tops, across the partitions */
-	if ((partitioned || streamed) && q_batch > NW_PARTS_KEPT_MAX / opt->top)
-		q_batch = NW_PARTS_KEPT_MAX / opt->top > 0 ? NW_PARTS_KEPT_MAX / opt->top : 1;
+	if (partitioned || streamed)
+		q_batch = parts_set_records(q_batch, opt->top);
 	/* a small first set for the CPU engine (asked for, no CUDA in this build, or while
 	 * the GPU opens), but full sets when each set reads the references again */
 	int64_t cpu_first = 0;
@@ -436,15 +448,10 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		/* several query sets, each of which would read the references again: they are
 		 * read as without streaming, whole or in partitions of the memory allowed */
 		streamed = 0;
-		q_batch = opt->batch_records;
-		if ((nr = nw_reader_fill(rr, INT64_MAX, ref_cap, err, errlen)) < 0 ||
-		    (ret = refs_exceed(rr, nr, ref_cap, err, errlen)) < 0) {
-			ret = nr < 0 ? (int)nr : ret;
+		if ((ret = read_refs(rr, ref_cap, &nr, err, errlen)) < 0)
 			goto out;
-		}
 		partitioned = ret == 1;
-		if (partitioned && q_batch > NW_PARTS_KEPT_MAX / opt->top)
-			q_batch = NW_PARTS_KEPT_MAX / opt->top > 0 ? NW_PARTS_KEPT_MAX / opt->top : 1;
+		q_batch = partitioned ? parts_set_records(opt->batch_records, opt->top) : opt->batch_records;
 		nw_log_debug("at %.3f s: %lld references read%s (the queries are several sets)",
 			     nw_pl_now() - run.t0, (long long)nr, partitioned ? ", the first partition" : "");
 	}
