@@ -30,16 +30,25 @@ residues=$(awk '!/^>/ {n += length($0)} END {print n}' "$db")
 mem=$((residues * 3 / 8))
 
 # same NAME QUERIES REFS MEM ARGS...: in memory and in partitions of MEM bytes, one output.
+# MEM stream:N: read first, and streamed (one query set against a large reference file
+# aligns each partition while the next is read, the partitions growing from the first of
+# N residues; NW_STREAM_FIRST, a test hook, streams any file).
 same() {
 	name=$1 qf=$2 rf=$3 m=$4
 	shift 4
-	"$NWALIGN" -q "$qf" -r "$rf" "$@" >"$tmp/mem.out" 2>"$tmp/mem.err" ||
+	local first=0 how=(--max-memory "$m") least=2
+	local count='s/.*references, \([0-9]*\) partitions aligned.*/\1/p'
+	case $m in stream:*)
+		first=${m#stream:} how=() least=3
+		count='s/.*references streamed: [0-9]* references in \([0-9]*\) partitions.*/\1/p' ;;
+	esac
+	NW_STREAM_FIRST=0 "$NWALIGN" -q "$qf" -r "$rf" "$@" >"$tmp/mem.out" 2>"$tmp/mem.err" ||
 		{ bad "$name: in memory: $(cat "$tmp/mem.err")"; return; }
-	"$NWALIGN" -q "$qf" -r "$rf" "$@" --max-memory "$m" -v >"$tmp/part.out" 2>"$tmp/part.err" ||
-		{ bad "$name: in partitions: $(grep error "$tmp/part.err")"; return; }
-	parts=$(sed -n 's/.*references, \([0-9]*\) partitions aligned.*/\1/p' "$tmp/part.err")
-	if [ -z "$parts" ] || [ "$parts" -lt 2 ]; then
-		bad "$name: not read in partitions (-v: $(grep partition "$tmp/part.err"))"
+	NW_STREAM_FIRST=$first "$NWALIGN" -q "$qf" -r "$rf" "$@" "${how[@]}" -v >"$tmp/part.out" \
+		2>"$tmp/part.err" || { bad "$name: in partitions: $(grep error "$tmp/part.err")"; return; }
+	parts=$(sed -n "$count" "$tmp/part.err")
+	if [ -z "$parts" ] || [ "$parts" -lt $least ]; then
+		bad "$name: not read in partitions (-v: $(grep references "$tmp/part.err"))"
 	elif ! cmp -s "$tmp/mem.out" "$tmp/part.out"; then
 		bad "$name: the outputs differ"
 	elif [ "$(grep -vc '^#' "$tmp/part.out")" -lt 3 ]; then
@@ -124,40 +133,19 @@ st=$?
 	[ "$(grep -vc '^#' "$tmp/stdin.out")" = 0 ] && ok ||
 	bad "references on stdin, several query sets: exit $st, $(cat "$tmp/err")"
 
-# streamed: one query set against a large reference file aligns each partition while the
-# next is read, the partitions growing from the first (NW_STREAM_FIRST, a test hook that
-# streams any file): the output of a run with every reference read first
-# streamed NAME QUERIES REFS FIRST ARGS...
-streamed() {
-	name=$1 qf=$2 rf=$3 f=$4
-	shift 4
-	NW_STREAM_FIRST=0 "$NWALIGN" -q "$qf" -r "$rf" "$@" >"$tmp/mem.out" 2>"$tmp/mem.err" ||
-		{ bad "$name: read first: $(cat "$tmp/mem.err")"; return; }
-	NW_STREAM_FIRST=$f "$NWALIGN" -q "$qf" -r "$rf" "$@" -v >"$tmp/str.out" 2>"$tmp/str.err" ||
-		{ bad "$name: streamed: $(grep error "$tmp/str.err")"; return; }
-	parts=$(sed -n 's/.*references streamed: [0-9]* references in \([0-9]*\) partitions.*/\1/p' "$tmp/str.err")
-	if [ -z "$parts" ] || [ "$parts" -lt 3 ]; then
-		bad "$name: not streamed in partitions (-v: $(grep references "$tmp/str.err"))"
-	elif ! cmp -s "$tmp/mem.out" "$tmp/str.out"; then
-		bad "$name: the outputs differ"
-	elif [ "$(grep -vc '^#' "$tmp/str.out")" -lt 3 ]; then
-		bad "$name: too few records"
-	else
-		ok
-	fi
-}
+# streamed: the output of a run with every reference read first
 first=$((residues / 100 + 1))
-streamed "streamed, TSV with paths" "$q" "$db" $first $P --top 3 -c
-streamed "streamed, blast6 (the database's size known at its end)" "$q" "$db" $first $P --top 5 -f blast6
-streamed "streamed, equal scores in different partitions" "$q" "$tmp/dup.fa" $((dres / 60 + 1)) $P --top 7
-streamed "streamed, DNA, semiglobal, both strands, PAF" "$data/reads.fq" "$tmp/win.fa" $((wres / 30 + 1)) \
+same "streamed, TSV with paths" "$q" "$db" stream:$first $P --top 3 -c
+same "streamed, blast6 (the database's size known at its end)" "$q" "$db" stream:$first $P --top 5 -f blast6
+same "streamed, equal scores in different partitions" "$q" "$tmp/dup.fa" stream:$((dres / 60 + 1)) $P --top 7
+same "streamed, DNA, semiglobal, both strands, PAF" "$data/reads.fq" "$tmp/win.fa" stream:$((wres / 30 + 1)) \
 	-m semiglobal --strand both --top 2 -f paf
 # under --max-memory: partitions of at most half the memory allowed (a sixteenth of the
 # residues here), two at a time; with enough records, more than 8 of them
-streamed "streamed within --max-memory" "$q" "$db" $first $P --top 2 --max-memory "$mem"
+same "streamed within --max-memory" "$q" "$db" stream:$first $P --top 2 --max-memory "$mem"
 if [ "$(awk '/^>/ {n++} END {print n}' "$db")" -gt 100 ]; then
-	[ "$(sed -n 's/.*references in \([0-9]*\) partitions.*/\1/p' "$tmp/str.err")" -ge 9 ] && ok ||
-		bad "streamed within --max-memory: fewer partitions than half the memory allows ($(grep streamed "$tmp/str.err"))"
+	[ "$(sed -n 's/.*references in \([0-9]*\) partitions.*/\1/p' "$tmp/part.err")" -ge 9 ] && ok ||
+		bad "streamed within --max-memory: fewer partitions than half the memory allows ($(grep streamed "$tmp/part.err"))"
 fi
 NW_STREAM_FIRST=0 "$NWALIGN" -q "$q" -r "$db" $P --top 2 >"$tmp/mem.out" 2>/dev/null
 NW_STREAM_FIRST=$first "$NWALIGN" -q "$q" -r - $P --top 2 -v <"$db" >"$tmp/str.out" 2>"$tmp/err"
