@@ -36,16 +36,17 @@ mem=$((residues * 3 / 8))
 same() {
 	name=$1 qf=$2 rf=$3 m=$4
 	shift 4
-	local first=0 how=(--max-memory "$m") least=2
-	local count='s/.*references, \([0-9]*\) partitions aligned.*/\1/p'
-	case $m in stream:*)
-		first=${m#stream:} how=() least=3
-		count='s/.*references streamed: [0-9]* references in \([0-9]*\) partitions.*/\1/p' ;;
-	esac
 	NW_STREAM_FIRST=0 "$NWALIGN" -q "$qf" -r "$rf" "$@" >"$tmp/mem.out" 2>"$tmp/mem.err" ||
 		{ bad "$name: in memory: $(cat "$tmp/mem.err")"; return; }
-	NW_STREAM_FIRST=$first "$NWALIGN" -q "$qf" -r "$rf" "$@" "${how[@]}" -v >"$tmp/part.out" \
-		2>"$tmp/part.err" || { bad "$name: in partitions: $(grep error "$tmp/part.err")"; return; }
+	first=0 least=2 count='s/.*references, \([0-9]*\) partitions aligned.*/\1/p'
+	case $m in
+	stream:*)
+		first=${m#stream:} least=3
+		count='s/.*references streamed: [0-9]* references in \([0-9]*\) partitions.*/\1/p' ;;
+	*) set -- "$@" --max-memory "$m" ;;
+	esac
+	NW_STREAM_FIRST=$first "$NWALIGN" -q "$qf" -r "$rf" "$@" -v >"$tmp/part.out" 2>"$tmp/part.err" ||
+		{ bad "$name: in partitions: $(grep error "$tmp/part.err")"; return; }
 	parts=$(sed -n "$count" "$tmp/part.err")
 	if [ -z "$parts" ] || [ "$parts" -lt $least ]; then
 		bad "$name: not read in partitions (-v: $(grep references "$tmp/part.err"))"
