@@ -38,17 +38,17 @@ same() {
 	shift 4
 	NW_STREAM_FIRST=0 "$NWALIGN" -q "$qf" -r "$rf" "$@" >"$tmp/mem.out" 2>"$tmp/mem.err" ||
 		{ bad "$name: in memory: $(cat "$tmp/mem.err")"; return; }
-	first=0 least=2 count='s/.*references, \([0-9]*\) partitions aligned.*/\1/p'
+	same_first=0 same_least=2 same_count='s/.*references, \([0-9]*\) partitions aligned.*/\1/p'
 	case $m in
 	stream:*)
-		first=${m#stream:} least=3
-		count='s/.*references streamed: [0-9]* references in \([0-9]*\) partitions.*/\1/p' ;;
+		same_first=${m#stream:} same_least=3
+		same_count='s/.*references streamed: [0-9]* references in \([0-9]*\) partitions.*/\1/p' ;;
 	*) set -- "$@" --max-memory "$m" ;;
 	esac
-	NW_STREAM_FIRST=$first "$NWALIGN" -q "$qf" -r "$rf" "$@" -v >"$tmp/part.out" 2>"$tmp/part.err" ||
+	NW_STREAM_FIRST=$same_first "$NWALIGN" -q "$qf" -r "$rf" "$@" -v >"$tmp/part.out" 2>"$tmp/part.err" ||
 		{ bad "$name: in partitions: $(grep error "$tmp/part.err")"; return; }
-	parts=$(sed -n "$count" "$tmp/part.err")
-	if [ -z "$parts" ] || [ "$parts" -lt $least ]; then
+	parts=$(sed -n "$same_count" "$tmp/part.err")
+	if [ -z "$parts" ] || [ "$parts" -lt $same_least ]; then
 		bad "$name: not read in partitions (-v: $(grep references "$tmp/part.err"))"
 	elif ! cmp -s "$tmp/mem.out" "$tmp/part.out"; then
 		bad "$name: the outputs differ"
