@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const int whole = nw_db_load(path, &b, threads, err, sizeof err) == 0;
 		const uint64_t sum = whole ? contents(&b) : 0;
 		nw_db_parts_t *d = NULL;
-		if (nw_db_parts_open(path, &d, err, sizeof err) == 0) {
+		if (nw_db_parts_open(path, threads, &d, err, sizeof err) == 0) {
 			const uint64_t cap = size > 121 ? 1 + data[121] % 64 : 1;
 			uint64_t parts_sum = 0;
 			int64_t records = 0;

@@ -12,7 +12,7 @@
 #  - tops that change in every partition (references mutated less and less down the file),
 #    so that the records of the references pushed out are dropped on the way;
 #  - a database made by nwalign index, read a range of records at a time (a damaged one
-#    is refused before any record);
+#    is refused before any record), its checksum read on threads in parts;
 #  - references on stdin: one query set works; several fail with one line and no record;
 #  - -f sam (its header lists every reference first) and all vs all without --top are
 #    refused with one line;
@@ -102,6 +102,19 @@ st=$?
 [ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "damaged (checksum)" "$tmp/err" &&
 	[ "$(grep -vc '^#' "$tmp/bad.out")" = 0 ] && ok ||
 	bad "a damaged database in partitions: exit $st, $(cat "$tmp/err")"
+# its checksum read on 4 threads in parts of 37 bytes (whose sums combine): the same
+# output, and a byte damaged near its end (in the last part) still refused
+NW_DB_LOAD_PART=37
+export NW_DB_LOAD_PART
+same "database, checksum in parts" "$q" "$tmp/db.nwdb" "$mem" $P --top 3 -c -t 4
+cp "$tmp/db.nwdb" "$tmp/bad2.nwdb"
+printf 'Z' | dd of="$tmp/bad2.nwdb" bs=1 seek=$(($(wc -c <"$tmp/db.nwdb") - 3)) conv=notrunc 2>/dev/null
+"$NWALIGN" -q "$q" -r "$tmp/bad2.nwdb" $P --top 2 --max-memory "$mem" -t 4 >"$tmp/bad.out" 2>"$tmp/err"
+st=$?
+[ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "damaged (checksum)" "$tmp/err" &&
+	[ "$(grep -vc '^#' "$tmp/bad.out")" = 0 ] && ok ||
+	bad "a database damaged in its last part, in partitions: exit $st, $(cat "$tmp/err")"
+unset NW_DB_LOAD_PART
 
 # tops that change in every partition: copies of six reads mutated less and less down the
 # file, so that each partition's copies beat the last; the kept references' records are

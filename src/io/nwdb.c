@@ -397,10 +397,12 @@ static uint32_t adler_combine(uint32_t a, uint32_t b, uint64_t len_b)
 	return (uint32_t)(s2 << 16 | s1);
 }
 
-/* The load's reading on threads: part t reads the file's bytes [from, to) of the data
- * (the sections into their arrays, the gaps between them, at most 64 bytes, into gap),
- * LOAD_READ bytes at a time, and takes their Adler-32; the parts' sums combine in file
- * order. A part takes at least load_part_min() bytes. */
+/* The data's reading on threads: part t reads the file's bytes [from, to) after the
+ * header, LOAD_READ bytes at a time, and takes their Adler-32; the parts' sums combine in
+ * file order. With arrays to fill, a section's bytes go into its array and the gaps
+ * between sections (at most 64 bytes) into gap; without (the partitions' opening, which
+ * only checks the sum), every read goes into the part's scratch buffer. A part takes at
+ * least load_part_min() bytes. */
 #define LOAD_READ ((uint64_t)1 << 20)
 static uint64_t load_part_min(void)
 {
@@ -411,7 +413,8 @@ static uint64_t load_part_min(void)
 typedef struct {
 	int fd;
 	const header_t *h;
-	void *const *dst;
+	void *const *dst; /* the sections' arrays, or NULL */
+	uint8_t *scratch; /* without arrays: LOAD_READ bytes */
 	const uint64_t *bytes;
 	uint64_t from, to;
 	uint32_t adler;
@@ -431,7 +434,9 @@ static void *load_part(void *arg)
 			for (uint64_t x = a > p->from ? a : p->from; x < e && x < p->to;) {
 				uint64_t k = (e < p->to ? e : p->to) - x;
 				k = k < LOAD_READ ? k : LOAD_READ;
-				uint8_t *d = half ? (uint8_t *)p->dst[s] + (x - a) : gap + (x - a);
+				uint8_t *d = !p->dst ? p->scratch
+					     : half  ? (uint8_t *)p->dst[s] + (x - a)
+						     : gap + (x - a);
 				if (pread(p->fd, d, (size_t)k, (off_t)x) != (ssize_t)k) {
 					p->failed = 1;
 					break;
@@ -443,6 +448,49 @@ static void *load_part(void *arg)
 		seg = p->h->off[s] + p->bytes[s];
 	}
 	return NULL;
+}
+
+/* Read the data of the open database fp (header h, checked by read_header) on up to
+ * threads threads, into the sections' arrays dst (or, dst NULL, only for its sum), and
+ * check its Adler-32. 0 or a negative code with a message. */
+static int read_data(FILE *fp, const char *path, const header_t *h, void *const *dst, int threads,
+		     char *err, size_t errlen)
+{
+	const uint64_t bytes[N_SECTIONS] = {h->n_words * 4, h->records * 8, h->records * 4,
+					    h->records, h->records * 8, h->names_len};
+	uint64_t end = NW_DB_HEADER;
+	for (int s = 0; s < N_SECTIONS; s++) { /* in order (read_header): gaps of at most 64 */
+		if (h->off[s] - end > 64)
+			return bad(path, "cannot read it whole", err, errlen);
+		end = h->off[s] + bytes[s];
+	}
+	load_part_t part[NW_PARTS_MAX];
+	const uint64_t data = end - NW_DB_HEADER;
+	const uint64_t want = data / load_part_min();
+	const int n_parts = nw_parts_count(threads, want > 0 ? (int64_t)want : 1);
+	int ret = 0;
+	for (int t = 0; t < n_parts; t++) {
+		part[t] = (load_part_t){.fd = fileno(fp), .h = h, .dst = dst, .bytes = bytes,
+					.from = NW_DB_HEADER + data * (uint64_t)t / (uint64_t)n_parts,
+					.to = NW_DB_HEADER + data * (uint64_t)(t + 1) / (uint64_t)n_parts};
+		if (!dst && !(part[t].scratch = malloc(LOAD_READ)) && ret == 0) {
+			snprintf(err, errlen, "out of memory reading '%s'", path);
+			ret = NW_ERR_MEMORY;
+		}
+	}
+	if (ret == 0)
+		nw_parts_run(load_part, part, sizeof part[0], n_parts);
+	uint32_t adler = 1; /* Adler-32 of nothing */
+	for (int t = 0; t < n_parts && ret == 0; t++) {
+		if (part[t].failed)
+			ret = bad(path, "cannot read it whole", err, errlen);
+		adler = t ? adler_combine(adler, part[t].adler, part[t].to - part[t].from) : part[t].adler;
+	}
+	for (int t = 0; t < n_parts; t++)
+		free(part[t].scratch);
+	if (ret == 0 && adler != h->data_adler)
+		ret = bad(path, "its contents are damaged (checksum)", err, errlen);
+	return ret;
 }
 
 int nw_db_load(const char *path, nw_batch_t *b, int threads, char *err, size_t errlen)
@@ -476,34 +524,7 @@ int nw_db_load(const char *path, nw_batch_t *b, int threads, char *err, size_t e
 		goto done;
 	}
 	void *dst[N_SECTIONS] = {b->words, b->offset, b->len, b->bits, b->name_off, b->names};
-	const uint64_t bytes[N_SECTIONS] = {h.n_words * 4, h.records * 8, h.records * 4,
-					    h.records, h.records * 8, h.names_len};
-	uint64_t end = NW_DB_HEADER;
-	for (int s = 0; s < N_SECTIONS && ret == 0; s++) {
-		if (h.off[s] < end || h.off[s] - end > 64)
-			ret = bad(path, "cannot read it whole", err, errlen);
-		end = h.off[s] + bytes[s];
-	}
-	uint32_t adler = 1; /* Adler-32 of nothing */
-	if (ret == 0) {
-		load_part_t part[NW_PARTS_MAX];
-		const uint64_t data = end - NW_DB_HEADER;
-		const uint64_t want = data / load_part_min();
-		const int n_parts = nw_parts_count(threads, want > 0 ? (int64_t)want : 1);
-		for (int t = 0; t < n_parts; t++)
-			part[t] = (load_part_t){.fd = fileno(fp), .h = &h, .dst = dst, .bytes = bytes,
-						.from = NW_DB_HEADER + data * (uint64_t)t / (uint64_t)n_parts,
-						.to = NW_DB_HEADER + data * (uint64_t)(t + 1) / (uint64_t)n_parts};
-		nw_parts_run(load_part, part, sizeof part[0], n_parts);
-		for (int t = 0; t < n_parts && ret == 0; t++) {
-			if (part[t].failed)
-				ret = bad(path, "cannot read it whole", err, errlen);
-			adler = t ? adler_combine(adler, part[t].adler, part[t].to - part[t].from)
-				  : part[t].adler;
-		}
-	}
-	if (ret == 0 && adler != h.data_adler)
-		ret = bad(path, "its contents are damaged (checksum)", err, errlen);
+	ret = read_data(fp, path, &h, dst, threads, err, errlen);
 	b->n = b->cap = (int64_t)n;
 	b->n_words = b->cap_words = h.n_words;
 	b->names_len = b->names_cap = h.names_len;
@@ -559,7 +580,7 @@ static int read_items(nw_db_parts_t *d, int s, uint64_t k, uint64_t n, size_t sz
 	return 0;
 }
 
-int nw_db_parts_open(const char *path, nw_db_parts_t **out, char *err, size_t errlen)
+int nw_db_parts_open(const char *path, int threads, nw_db_parts_t **out, char *err, size_t errlen)
 {
 	*out = NULL;
 	if (!little_endian()) {
@@ -581,17 +602,10 @@ int nw_db_parts_open(const char *path, nw_db_parts_t **out, char *err, size_t er
 	}
 	if ((ret = read_header(d->fp, path, &d->h, err, errlen)) < 0)
 		goto fail;
-	ret = NW_ERR_FORMAT;
 	/* the contents' checksum, over the whole file once: the partitions are read later */
-	uint32_t adler = 1; /* Adler-32 of nothing */
-	size_t got;
-	while ((got = fread(buf, 1, 1 << 20, d->fp)) > 0)
-		adler = db_adler(adler, buf, got);
-	if (ferror(d->fp) || adler != d->h.data_adler) {
-		bad(path, ferror(d->fp) ? "cannot read it whole" : "its contents are damaged (checksum)",
-		    err, errlen);
+	if ((ret = read_data(d->fp, path, &d->h, NULL, threads, err, errlen)) < 0)
 		goto fail;
-	}
+	ret = NW_ERR_FORMAT;
 	/* the records' lengths add up to the header's residues; the names end */
 	uint64_t residues = 0;
 	for (uint64_t k = 0; k < d->h.records; k += (1 << 18)) {

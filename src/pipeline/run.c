@@ -461,7 +461,7 @@ int nw_run(const nw_opt_t *opt, char *err, size_t errlen)
 		goto out;
 	if (partitioned) { /* the reader (or database) is the partitions' from here on */
 		nw_db_parts_t *dp = NULL;
-		if (db_parts && (ret = nw_db_parts_open(opt->ref_path, &dp, err, errlen)) < 0)
+		if (db_parts && (ret = nw_db_parts_open(opt->ref_path, opt->threads, &dp, err, errlen)) < 0)
 			goto out;
 		parts_ready = 1;
 		ret = nw_parts_init(&parts, rr, dp, opt->ref_path, streamed ? stream_cap : ref_cap, opt->top,
