@@ -355,12 +355,14 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 	NW_TRY(nw_pass_seqs(g, qb, rb, info, &qs, &rs));
 	const uint8_t *qc = info->qc, *rc = info->rc;
 	NW_TRY(nw_search_refs(g, rb, rs));
+	const double t_refs = nw_now();
 	const int kc = NW_KC_BEST;
 	nw_search_layout L;
 	auto shape = [&](const nw_class_t &c, int *G, int *R) {
 		nw_plan_shape(g, c, kc, sc->n_codes, L.cells / (16.0 * g->n_sm), false, G, R);
 	};
 	if (!nw_search_lay_out(S, qb, qs->hboff, n_ref, (int64_t)g->n_sm * 8, shape, L)) return 1;
+	const double t_lay = nw_now();
 	const std::vector<nw_sq_t> &sq = L.sq;
 	const std::vector<nw_search_launch> &launches = L.launches;
 	std::vector<nw_pair_t> &gen = L.gen;
@@ -439,8 +441,10 @@ int nw_search_forward(nw_gpu_t *g, const nw_align_params_t *p, const nw_batch_t 
 		nw_search_add_wrapped(L, S, wl);
 	}
 	if (info->timing)
-		fprintf(stderr, "nw_gpu search: %lld queries, %lld jobs, %zu launches, %lld cells; planned %.1f ms, kernels %.3f ms; %lld pairs to the generic pass (%lld wrapped)\n",
-			(long long)n_q, (long long)n_jobs, launches.size(), (long long)cells, 1e3 * (info->t[1] - info->t[0]), ms,
+		fprintf(stderr, "nw_gpu search: %lld queries, %lld jobs, %zu launches, %lld cells; planned %.1f ms (sequences %.1f, references %.1f, layout %.1f, jobs %.1f), kernels %.3f ms; %lld pairs to the generic pass (%lld wrapped)\n",
+			(long long)n_q, (long long)n_jobs, launches.size(), (long long)cells, 1e3 * (info->t[1] - info->t[0]),
+			1e3 * (info->t_seqs - info->t[0]), 1e3 * (t_refs - info->t_seqs), 1e3 * (t_lay - t_refs),
+			1e3 * (info->t[1] - t_lay), ms,
 			(long long)gen.size(), (long long)n_wrapped);
 
 	/* the map, then the generic pass's results over it */
