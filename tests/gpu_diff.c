@@ -582,7 +582,8 @@ static void search_sets(scoring_t *S)
  * scores, pair by pair, in the profile's shapes: queries of many lengths (one without
  * residues), references of many lengths (two without, one a query's near copy), and
  * NW_GPU_LONG_MIN sending the long pairs (a prefix of the references by length, for each
- * query its own) to the generic pass; with wrap, a score past 16 bits too. */
+ * query its own) to the generic pass; with wrap, a score past 16 bits too. G = R = 0: each
+ * query a shape of its own (nw_gpu_search_emulated). */
 static void search_emul_set(scoring_t *S, int G, int R, int wrap)
 {
 	enum { CAP = 5000 };
@@ -1144,6 +1145,7 @@ static int emulated_main(void)
 		printf("gpu_diff --emulated: %s local, the search pass\n", S[2].name);
 		for (int x = 0; x < 4; x++) search_emul_set(&S[2], prof_shapes[x].G, prof_shapes[x].R, 0);
 		search_emul_set(&S[2], 8, 16, 1);
+		search_emul_set(&S[2], 0, 0, 0); /* each query its own shape: launches of several */
 	}
 	if (scorings(S, 1)) search_emul_set(&S[2], 16, 8, 0);
 	emul = (nw_emul_shape_t){.G = 4, .R = 16};

@@ -62,7 +62,8 @@ int nw_gpu_align_emulated(const nw_align_params_t *p, const nw_batch_t *qb, cons
 			  char *err, size_t errlen);
 /* --top's search pass (src/gpu/gpu_search.cu) without a device: its plan, and its jobs and
  * items as the device makes them, the batch kernel's thread logic replayed on the host in
- * groups of G threads of R rows (a profile shape), the pairs it leaves to the generic pass
+ * groups of G threads of R rows (a profile shape; G = R = 0: each query a shape by its
+ * length, so that a call has several launches), the pairs it leaves to the generic pass
  * through nw_gpu_align_emulated. The local score of pair k (query k / rb->n, reference
  * k % rb->n) goes to scores[k]. Returns how many pairs the generic pass took, or an error
  * (scores, batches or a shape that the pass does not take). For tests; slow. */

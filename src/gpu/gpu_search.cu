@@ -8,10 +8,12 @@
  *  - once per reference batch, its references are sorted by length, longest first (the
  *    order that the planner gives any query's problems), and their positions, first codes
  *    and lengths go to the device;
- *  - per call, the host picks each query length class's shape (the planner's cost model,
- *    nw_plan_shape) and where each query's jobs and items go; one kernel writes every
- *    job and item, the batch kernel runs them as the planner's launches would (a query's
- *    neighbours by length share an item; its items fill whole warps), and the results
+ *  - per call, the host picks each query's shape (the planner's cost model, nw_plan_shape,
+ *    for that query's length: its rows padded to its own stripes, not to a class's
+ *    longest) and where each query's jobs and items go, one launch a shape; one kernel
+ *    writes every job and item, the batch kernel runs them as the planner's launches
+ *    would (a query's neighbours by length share an item; its items fill whole warps),
+ *    and the results
  *    stay on the device, where another kernel maps each pair to its result;
  *  - the pairs the batch kernel does not take here (an empty sequence, a reference of
  *    more columns than its scratch holds, a pair for the long kernel) and the 16-bit
@@ -206,7 +208,8 @@ struct nw_search_launch {
 };
 
 /* A call's plan on the host: each query's record (sq, in pair order), the queries with jobs
- * by length, longest first (by_m: the order of their jobs and items), the launches, and the
+ * in the order of their jobs and items (by_m: by shape, then by length, longest first),
+ * the launches (one a shape), and the
  * pairs for the generic pass (gen; their results' slots, after the jobs, and their pairs). */
 struct nw_search_layout {
 	std::vector<nw_sq_t> sq;
@@ -219,9 +222,10 @@ struct nw_search_layout {
 };
 
 /* The layout of every query of qb (qbase[i]: query i's first code) against the n_ref
- * references that S plans: shape(c, &G, &R) gives a query length class's shape (L.cells is
- * the call's cells by then), and a call of fewer than small_jobs jobs takes the first
- * class's shape for all (the planner's rule). false: more jobs than items can number. */
+ * references that S plans: shape(c, &G, &R) gives the shape of a class (here one query;
+ * L.cells is the call's cells by then), and a call of fewer than small_jobs jobs takes the
+ * longest query's shape for all (the planner's rule). false: more jobs than items can
+ * number. */
 template <class F>
 static bool nw_search_lay_out(const nw_search_t &S, const nw_batch_t *qb, const int64_t *qbase, int64_t n_ref,
 			      int64_t small_jobs, F shape, nw_search_layout &L)
@@ -253,54 +257,62 @@ static bool nw_search_lay_out(const nw_search_t &S, const nw_batch_t *qb, const 
 	if (L.n_jobs > INT32_MAX / 2) return false; /* items hold int32 job indices */
 	std::stable_sort(by_m.begin(), by_m.end(), [&](int32_t a, int32_t b) { return sq[(size_t)a].m > sq[(size_t)b].m; });
 
-	/* classes of query length (the planner's), their shapes, launches; jobs and items laid
-	 * out in that order */
+	/* each query's shape, from the planner's cost model for its own length (a class of
+	 * queries padded to the longest one's stripes pays rows the others do not need); the
+	 * queries of one shape together, in the order of their longest, longest first within:
+	 * a launch a shape, jobs and items laid out in that order */
 	std::vector<nw_search_launch> &launches = L.launches;
 	launches.clear();
 	const bool small = L.n_jobs < small_jobs;
-	int64_t job0 = 0, item0 = 0;
-	for (size_t x = 0; x < by_m.size();) {
-		const int lc = nw_len_class(sq[(size_t)by_m[x]].m);
-		size_t y = x;
-		nw_class_t c;
-		memset(&c, 0, sizeof c);
-		c.bk = NW_BK_PROF16;
-		double nsum = 0;
-		int64_t cnt = 0;
-		for (; y < by_m.size() && nw_len_class(sq[(size_t)by_m[y]].m) == lc; y++) {
-			const nw_sq_t &q = sq[(size_t)by_m[y]];
-			c.mmax = std::max<int64_t>(c.mmax, q.m);
-			c.nmax = std::max<int64_t>(c.nmax, S.len[(size_t)q.first]);
-			nsum += (double)S.nsum[(size_t)q.first];
-			cnt += q.cnt;
-			c.cells += (double)q.m * (double)S.nsum[(size_t)q.first];
-		}
-		c.x0 = 0, c.x1 = (size_t)cnt;
-		c.nmean = nsum / (double)cnt;
-		nw_search_launch l;
-		if (small && !launches.empty()) l.G = launches.back().G, l.R = launches.back().R;
-		else shape(c, &l.G, &l.R);
-		const int gpw = 32 / l.G;
-		l.first = item0;
-		l.ncap = 0;
-		for (; x < y; x++) {
-			nw_sq_t &q = sq[(size_t)by_m[x]];
-			q.job0 = job0;
-			q.item0 = item0;
-			q.n_items = (int32_t)(((int64_t)q.cnt + 1) / 2 + gpw - 1) / gpw * gpw;
-			job0 += q.cnt;
-			item0 += q.n_items;
-			l.ncap = std::max(l.ncap, S.len[(size_t)q.first]);
-		}
-		l.count = item0 - l.first;
-		nw_search_launch *last = launches.empty() ? NULL : &launches.back();
-		if (last && last->G == l.G && last->R == l.R) {
-			last->count += l.count;
-			last->ncap = std::max(last->ncap, l.ncap);
+	std::vector<std::pair<int, int> > shp(by_m.size());
+	std::vector<int32_t> rank(by_m.size());
+	std::vector<std::pair<int, int> > seen;
+	for (size_t x = 0; x < by_m.size(); x++) {
+		const nw_sq_t &q = sq[(size_t)by_m[x]];
+		if (small && x > 0) {
+			shp[x] = shp[0];
 		} else {
+			nw_class_t c;
+			memset(&c, 0, sizeof c);
+			c.bk = NW_BK_PROF16;
+			c.mmax = q.m;
+			c.nmax = S.len[(size_t)q.first];
+			c.x0 = 0, c.x1 = (size_t)q.cnt;
+			c.cells = (double)q.m * (double)S.nsum[(size_t)q.first];
+			c.nmean = (double)S.nsum[(size_t)q.first] / (double)q.cnt;
+			shape(c, &shp[x].first, &shp[x].second);
+		}
+		rank[x] = (int32_t)(std::find(seen.begin(), seen.end(), shp[x]) - seen.begin());
+		if ((size_t)rank[x] == seen.size()) seen.push_back(shp[x]);
+	}
+	std::vector<int32_t> order(by_m.size());
+	for (size_t x = 0; x < order.size(); x++) order[x] = (int32_t)x;
+	std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return rank[(size_t)a] < rank[(size_t)b]; });
+	std::vector<int32_t> by_shape(by_m.size());
+	for (size_t x = 0; x < order.size(); x++) by_shape[x] = by_m[(size_t)order[x]];
+	int64_t job0 = 0, item0 = 0;
+	for (size_t y = 0; y < order.size(); y++) {
+		const std::pair<int, int> &sh = shp[(size_t)order[y]];
+		nw_sq_t &q = sq[(size_t)by_shape[y]];
+		if (launches.empty() || launches.back().G != sh.first || launches.back().R != sh.second) {
+			nw_search_launch l;
+			l.G = sh.first, l.R = sh.second;
+			l.first = item0;
+			l.count = 0;
+			l.ncap = 0;
 			launches.push_back(l);
 		}
+		nw_search_launch &l = launches.back();
+		const int gpw = 32 / l.G;
+		q.job0 = job0;
+		q.item0 = item0;
+		q.n_items = (int32_t)(((int64_t)q.cnt + 1) / 2 + gpw - 1) / gpw * gpw;
+		job0 += q.cnt;
+		item0 += q.n_items;
+		l.count += q.n_items;
+		l.ncap = std::max(l.ncap, S.len[(size_t)q.first]);
 	}
+	by_m.swap(by_shape);
 	L.n_items = item0;
 
 	/* the pairs the generic pass runs: whole queries of no rows, then by query the
@@ -499,7 +511,8 @@ extern "C" int64_t nw_gpu_search_emulated(const nw_align_params_t *p, const nw_b
 	nw_fwd_info info;
 	memset(&info, 0, sizeof info);
 	info.best = true;
-	if (!nw_prof_shape(G, R) || !nw_search_applies(p, &info, qb->n, rb->n)) {
+	const bool mixed = G == 0 && R == 0;
+	if ((!mixed && !nw_prof_shape(G, R)) || !nw_search_applies(p, &info, qb->n, rb->n)) {
 		snprintf(err, errlen, "emulated search pass: it does not take these scores, batches or shape (G %d, R %d)", G, R);
 		return NW_ERR_USAGE;
 	}
@@ -515,7 +528,12 @@ extern "C" int64_t nw_gpu_search_emulated(const nw_align_params_t *p, const nw_b
 	std::vector<int64_t> rbase(S.order.size());
 	for (size_t k = 0; k < S.order.size(); k++) rbase[k] = ro[(size_t)S.order[k]];
 	nw_search_layout L;
-	auto shape = [&](const nw_class_t &, int *g_, int *r_) { *g_ = G, *r_ = R; };
+	/* mixed: a query's shape by its length, so that a call's queries take several */
+	static const int mix[4][2] = {{8, 8}, {16, 16}, {8, 24}, {32, 32}};
+	auto shape = [&](const nw_class_t &c, int *g_, int *r_) {
+		*g_ = mixed ? mix[c.mmax / 50 % 4][0] : G;
+		*r_ = mixed ? mix[c.mmax / 50 % 4][1] : R;
+	};
 	if (!nw_search_lay_out(S, qb, qo.data(), n_ref, 0, shape, L)) {
 		snprintf(err, errlen, "emulated search pass: too many jobs");
 		return NW_ERR_USAGE;
@@ -546,7 +564,7 @@ extern "C" int64_t nw_gpu_search_emulated(const nw_align_params_t *p, const nw_b
 	gp.ends_only = 1;
 	nw_emul_shape_t sh;
 	memset(&sh, 0, sizeof sh);
-	sh.G = G, sh.R = R;
+	sh.G = mixed ? 8 : G, sh.R = mixed ? 16 : R;
 	if (ng) {
 		const int ret = nw_gpu_align_emulated(&gp, qb, rb, L.gen.data(), ng, &sh, res.data(), err, errlen);
 		if (ret < 0) return ret;
