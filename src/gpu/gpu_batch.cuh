@@ -45,11 +45,13 @@
 #include "gpu_internal.cuh"
 
 #define NW_BK_THREADS 128
-/* A group's scratch slot: the scorer words of columns 0..ncap, then H and F below the
- * stripe at each column, then two spare words, which the border loads one column ahead
- * read after the last column (nw_bthread::step; the column words loaded past ncap read
- * the border's first words). */
-#define NW_SLOT_WORDS(ncap) (3 * ((int64_t)(ncap) + 1) + 2)
+/* A group's scratch slot: a record of three words for each column 0..ncap (its scorer
+ * word, then H and F below the stripe), then two spare records, which the loads one and
+ * two columns ahead read after the last column (nw_bthread::step). One record a column
+ * lets a step reach everything of its column from one pointer, which the steps that do
+ * not test their column move by a record (separate arrays cost each step the 64-bit
+ * address arithmetic of two indices). */
+#define NW_SLOT_WORDS(ncap) (3 * ((int64_t)(ncap) + 3))
 
 
 static NW_HD void nw_make_sc(const nw_bparams_t &p, const int32_t *tab, nw_sc_fast *sc)
@@ -122,8 +124,9 @@ struct nw_bthread {
 	int32_t lo;     /* FLOOR: the floor of H; borders and outside values are raised to it */
 	V neg_oe, neg_e;
 	SC sc;
-	uint32_t *cols;  /* cols[j]: scorer word of column j */
-	V *border;       /* border[2j], border[2j+1]: H and F below the stripe at column j */
+	uint32_t *recs;  /* recs[3j]: scorer word of column j; recs[3j + 1], recs[3j + 2]: H
+			  * and F below the stripe at column j (bh(j), bf(j)) */
+	uint32_t *at;    /* the step's column j: recs + 3j */
 	V *snap;         /* my snapshot (NW_SNAP_WORDS) */
 	/* stripe */
 	int s;
@@ -146,6 +149,8 @@ struct nw_bthread {
 			    * its change from one column to the next */
 
 	NW_HD int64_t raised(int64_t v) const { return FLOOR && v < lo ? lo : v; }
+	NW_HD V &bh(int32_t j) const { return *(V *)&recs[3 * j + 1]; }
+	NW_HD V &bf(int32_t j) const { return *(V *)&recs[3 * j + 2]; }
 	NW_HD int32_t lb(int32_t real) const
 	{
 		return real >= 1 ? (int32_t)raised(nw_left_border(ru, O, E, real)) : 0;
@@ -208,8 +213,7 @@ struct nw_bthread {
 				}
 			}
 		}
-		cols = slot;
-		border = (V *)(slot + p.ncap + 1);
+		recs = at = slot;
 	}
 
 	/* Columns [lo, hi] of stripe s_ (hi < lo: none): the union of the lanes' windows,
@@ -263,7 +267,7 @@ struct nw_bthread {
 			for (int k = 0; k < LANES; k++)
 				if (scans(k, ib)) live_see(lv, k, 0, nw_left_border(ru, O, E, ib - P[k]) + O - need[k]);
 		for (int32_t j = jlo + t; j <= jhi; j += G) {
-			const V h = border[2 * j], f = border[2 * j + 1];
+			const V h = bh(j), f = bf(j);
 			for (int k = 0; k < LANES; k++) {
 				if (!scans(k, ib)) continue;
 				const int64_t hv = L::lane(h, k), fv = L::lane(f, k) + O;
@@ -319,8 +323,8 @@ struct nw_bthread {
 	{
 		for (int32_t j = lo + t; j <= hi; j += G) {
 			const V h = outside(s_ * SR, j);
-			border[2 * j] = h;
-			border[2 * j + 1] = L::add(h, neg_oe);
+			bh(j) = h;
+			bf(j) = L::add(h, neg_oe);
 		}
 	}
 	/* Steps of stripe s (0 once the group's problems are done). */
@@ -341,7 +345,7 @@ struct nw_bthread {
 			}
 #pragma unroll
 			for (int u = 0; u < U; u++)
-				if (j0 + u * G <= N) cols[j0 + u * G] = sc.colword(a[u], b[u]);
+				if (j0 + u * G <= N) recs[3 * (j0 + u * G)] = sc.colword(a[u], b[u]);
 		}
 	}
 
@@ -366,54 +370,59 @@ struct nw_bthread {
 		if (!BAND || left) {
 			sw.hdiag = L::pack2(lb(i0 - 1 - P[0]), lb(i0 - 1 - P[1]));
 		} else { /* thread 0: H[i0 - 1][jlo - 1], on the band, from the stripe above */
-			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? border[2 * (jlo - 1)] : outside(i0 - 1, jlo - 1);
+			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? bh(jlo - 1) : outside(i0 - 1, jlo - 1);
 		}
 		if (TRACK) tr.reset();
 		if (BEST) best = L::lowest();
 		top_h = L::splat(raised(nw_top_border(ru, O, E, jlo)));
 		top_step = L::splat(ru.top_gap ? -E : 0);
-		cw_next = jhi >= jlo ? cols[jlo] : 0;
-		if (AHEAD2) cw_after = jhi >= jlo ? cols[jlo + 1] : 0;
+		cw_next = jhi >= jlo ? recs[3 * jlo] : 0;
+		if (AHEAD2) cw_after = jhi >= jlo ? recs[3 * (jlo + 1)] : 0;
 		bh_next = bf_next = 0;
-		if (t == 0 && s > 0 && jhi >= jlo) bh_next = border[2 * jlo], bf_next = border[2 * jlo + 1];
+		if (t == 0 && s > 0 && jhi >= jlo) bh_next = bh(jlo), bf_next = bf(jlo);
 	}
 
 	/* Step k of the stripe: column j = jlo + k - t; hin/fin: what the thread above sent.
 	 * CHECK: the step tests whether my column is in the stripe (the first G - 1 steps, the
-	 * last ones, groups that are done); without it the caller knows (nw_steps).
+	 * last ones, groups that are done) and finds its record; without it the caller knows
+	 * (nw_steps), and the record is the one after the last step's (seek() before the
+	 * first).
 	 * ABOVE / BELOW: whether the warp's stripe may have one above (s > 0) or below
 	 * (s < nw_s - 1); false leaves out the border loads or stores. */
 	template <bool CHECK, bool ABOVE, bool BELOW>
 	NW_HD void step(int32_t k, V hin, V fin, V &hout, V &fout)
 	{
 		const int32_t j = k - t + jlo;
-		if (CHECK && (s >= ns || j < jlo || j > jhi)) return;
+		if (CHECK) {
+			if (s >= ns || j < jlo || j > jhi) return;
+			at = recs + 3 * j;
+		}
 		const uint32_t cw = cw_next;
-		const V bh = bh_next, bf = bf_next;
+		const V bh_now = bh_next, bf_now = bf_next;
 		/* the next step's loads, issued now so that they land while this one computes
-		 * (after column jhi they read the slot's spare words: NW_SLOT_WORDS) */
+		 * (after column jhi they read the slot's spare records: NW_SLOT_WORDS) */
 		if (AHEAD2) {
 			cw_next = cw_after;
-			cw_after = cols[j + 2];
+			cw_after = at[6];
 		} else {
-			cw_next = cols[j + 1];
+			cw_next = at[3];
 		}
-		if (ABOVE && t == 0 && s > 0) bh_next = border[2 * j + 2], bf_next = border[2 * j + 3];
+		if (ABOVE && t == 0 && s > 0) bh_next = (V)at[4], bf_next = (V)at[5];
 		if (t == 0) {
 			if (!ABOVE || s == 0) {
 				hin = TOP0 ? L::splat(0) : top_h;
 				if (!TOP0) top_h = FLOOR ? L::addmax(top_h, top_step, sw.lo) : L::add(top_h, top_step);
 				fin = L::add(hin, neg_oe);
 			} else {
-				hin = bh;
-				fin = bf;
+				hin = bh_now;
+				fin = bf_now;
 			}
 		}
 		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (t == G - 1) {
 			if (BELOW && s < ns - 1) {
-				border[2 * j] = hout;
-				border[2 * j + 1] = fout;
+				at[1] = (uint32_t)hout;
+				at[2] = (uint32_t)fout;
 			} else if (!TRACK && !BEST) {
 				for (int k2 = 0; k2 < LANES; k2++) {
 					int64_t v = L::lane(hout, k2);
@@ -424,7 +433,10 @@ struct nw_bthread {
 		}
 		if (TRACK) tr.see(sw.h, sw.colmax(), j, snap);
 		if (BEST) best = L::max2(best, sw.colmax());
+		at += 3;
 	}
+	/* Before steps that do not test their column, from step k on: its record. */
+	NW_HD void seek(int32_t k) { at = recs + 3 * (k - t + jlo); }
 	/* Steps [G - 1, main_end()) of the stripe find every thread of the group on a column
 	 * of its window (0: none do). */
 	NW_HD int32_t main_end() const { return s < ns && jhi >= jlo ? jhi - jlo + 1 : 0; }
@@ -479,6 +491,7 @@ __device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, 
 					 typename T::V &fout)
 {
 	typedef typename T::V V;
+	if (!CHECK && k < kend) th.seek(k);
 #pragma unroll(CHECK && !T::BAND ? 1 : 2)
 	for (; k < kend; k++) {
 		const V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);

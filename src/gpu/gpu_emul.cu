@@ -88,6 +88,7 @@ static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 				}
 				for (int l = 0; l < 32; l++) {
 					T &x = th[l];
+					if (k == k0 && k < k1) x.seek(k); /* nw_steps, before its untested steps */
 					if (k < k0 || k >= k1) x.template step<true, true, true>(k, hin[l], fin[l], hout[l], fout[l]);
 					else if (!above && below) x.template step<false, false, true>(k, hin[l], fin[l], hout[l], fout[l]);
 					else if (!above) x.template step<false, false, false>(k, hin[l], fin[l], hout[l], fout[l]);

@@ -416,7 +416,7 @@ typedef struct {
 	int32_t maxsc;              /* the highest substitution score, at least 0 (live_scan) */
 	int32_t live;               /* nw_pass_t.live */
 	int32_t best;               /* nw_pass_t.best */
-	uint32_t *scratch;          /* per group slot (NW_SLOT_WORDS): column words, border, 2 spare */
+	uint32_t *scratch;          /* per group slot (NW_SLOT_WORDS): a record a column, 2 spare */
 	int64_t slot_words;
 	int32_t ncap;               /* largest n of the launch */
 	int64_t n_slots;            /* groups that the scratch holds */
