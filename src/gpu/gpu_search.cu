@@ -264,13 +264,15 @@ static bool nw_search_lay_out(const nw_search_t &S, const nw_batch_t *qb, const 
 	std::vector<nw_search_launch> &launches = L.launches;
 	launches.clear();
 	const bool small = L.n_jobs < small_jobs;
-	std::vector<std::pair<int, int> > shp(by_m.size());
-	std::vector<int32_t> rank(by_m.size());
+	std::vector<std::pair<int, int> > shape_of((size_t)n_q); /* by query */
+	std::vector<int32_t> rank_of((size_t)n_q);               /* its shape's first appearance */
 	std::vector<std::pair<int, int> > seen;
 	for (size_t x = 0; x < by_m.size(); x++) {
-		const nw_sq_t &q = sq[(size_t)by_m[x]];
+		const int32_t s = by_m[x];
+		const nw_sq_t &q = sq[(size_t)s];
+		std::pair<int, int> &sh = shape_of[(size_t)s];
 		if (small && x > 0) {
-			shp[x] = shp[0];
+			sh = shape_of[(size_t)by_m[0]];
 		} else {
 			nw_class_t c;
 			memset(&c, 0, sizeof c);
@@ -280,20 +282,17 @@ static bool nw_search_lay_out(const nw_search_t &S, const nw_batch_t *qb, const 
 			c.x0 = 0, c.x1 = (size_t)q.cnt;
 			c.cells = (double)q.m * (double)S.nsum[(size_t)q.first];
 			c.nmean = (double)S.nsum[(size_t)q.first] / (double)q.cnt;
-			shape(c, &shp[x].first, &shp[x].second);
+			shape(c, &sh.first, &sh.second);
 		}
-		rank[x] = (int32_t)(std::find(seen.begin(), seen.end(), shp[x]) - seen.begin());
-		if ((size_t)rank[x] == seen.size()) seen.push_back(shp[x]);
+		rank_of[(size_t)s] = (int32_t)(std::find(seen.begin(), seen.end(), sh) - seen.begin());
+		if ((size_t)rank_of[(size_t)s] == seen.size()) seen.push_back(sh);
 	}
-	std::vector<int32_t> order(by_m.size());
-	for (size_t x = 0; x < order.size(); x++) order[x] = (int32_t)x;
-	std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return rank[(size_t)a] < rank[(size_t)b]; });
-	std::vector<int32_t> by_shape(by_m.size());
-	for (size_t x = 0; x < order.size(); x++) by_shape[x] = by_m[(size_t)order[x]];
+	std::stable_sort(by_m.begin(), by_m.end(),
+			 [&](int32_t a, int32_t b) { return rank_of[(size_t)a] < rank_of[(size_t)b]; });
 	int64_t job0 = 0, item0 = 0;
-	for (size_t y = 0; y < order.size(); y++) {
-		const std::pair<int, int> &sh = shp[(size_t)order[y]];
-		nw_sq_t &q = sq[(size_t)by_shape[y]];
+	for (const int32_t s : by_m) {
+		const std::pair<int, int> &sh = shape_of[(size_t)s];
+		nw_sq_t &q = sq[(size_t)s];
 		if (launches.empty() || launches.back().G != sh.first || launches.back().R != sh.second) {
 			nw_search_launch l;
 			l.G = sh.first, l.R = sh.second;
@@ -312,7 +311,6 @@ static bool nw_search_lay_out(const nw_search_t &S, const nw_batch_t *qb, const 
 		l.count += q.n_items;
 		l.ncap = std::max(l.ncap, S.len[(size_t)q.first]);
 	}
-	by_m.swap(by_shape);
 	L.n_items = item0;
 
 	/* the pairs the generic pass runs: whole queries of no rows, then by query the
