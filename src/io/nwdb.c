@@ -43,6 +43,7 @@ typedef struct {
 	uint32_t max_len;
 	uint64_t off[N_SECTIONS], file_size;
 	uint32_t data_adler, header_adler;
+	uint64_t bytes[N_SECTIONS]; /* read: each section's size, from the counts (read_header) */
 } header_t;
 
 static void put32(uint8_t *p, uint32_t v)
@@ -355,6 +356,7 @@ static int read_header(FILE *fp, const char *path, header_t *h, char *err, size_
 	/* sections in order, each inside the file after the one before */
 	const uint64_t bytes[N_SECTIONS] = {h->n_words * 4, h->records * 8, h->records * 4,
 					    h->records, h->records * 8, h->names_len};
+	memcpy(h->bytes, bytes, sizeof bytes);
 	uint64_t end = NW_DB_HEADER;
 	for (int s = 0; s < N_SECTIONS; s++) {
 		if (h->off[s] < end || h->off[s] % 64 != 0 || h->off[s] > h->file_size ||
@@ -415,7 +417,6 @@ typedef struct {
 	const header_t *h;
 	void *const *dst; /* the sections' arrays, or NULL */
 	uint8_t *scratch; /* without arrays: LOAD_READ bytes */
-	const uint64_t *bytes;
 	uint64_t from, to;
 	uint32_t adler;
 	int failed;
@@ -430,7 +431,7 @@ static void *load_part(void *arg)
 	for (int s = 0; s < N_SECTIONS && !p->failed; s++) {
 		for (int half = 0; half < 2 && !p->failed; half++) { /* the gap, then the section */
 			const uint64_t a = half ? p->h->off[s] : seg,
-				       e = half ? p->h->off[s] + p->bytes[s] : p->h->off[s];
+				       e = half ? p->h->off[s] + p->h->bytes[s] : p->h->off[s];
 			for (uint64_t x = a > p->from ? a : p->from; x < e && x < p->to;) {
 				uint64_t k = (e < p->to ? e : p->to) - x;
 				k = k < LOAD_READ ? k : LOAD_READ;
@@ -445,7 +446,7 @@ static void *load_part(void *arg)
 				x += k;
 			}
 		}
-		seg = p->h->off[s] + p->bytes[s];
+		seg = p->h->off[s] + p->h->bytes[s];
 	}
 	return NULL;
 }
@@ -456,13 +457,11 @@ static void *load_part(void *arg)
 static int read_data(FILE *fp, const char *path, const header_t *h, void *const *dst, int threads,
 		     char *err, size_t errlen)
 {
-	const uint64_t bytes[N_SECTIONS] = {h->n_words * 4, h->records * 8, h->records * 4,
-					    h->records, h->records * 8, h->names_len};
 	uint64_t end = NW_DB_HEADER;
 	for (int s = 0; s < N_SECTIONS; s++) { /* in order (read_header): gaps of at most 64 */
 		if (h->off[s] - end > 64)
 			return bad(path, "cannot read it whole", err, errlen);
-		end = h->off[s] + bytes[s];
+		end = h->off[s] + h->bytes[s];
 	}
 	load_part_t part[NW_PARTS_MAX];
 	const uint64_t data = end - NW_DB_HEADER;
@@ -470,7 +469,7 @@ static int read_data(FILE *fp, const char *path, const header_t *h, void *const 
 	const int n_parts = nw_parts_count(threads, want > 0 ? (int64_t)want : 1);
 	int ret = 0;
 	for (int t = 0; t < n_parts; t++) {
-		part[t] = (load_part_t){.fd = fileno(fp), .h = h, .dst = dst, .bytes = bytes,
+		part[t] = (load_part_t){.fd = fileno(fp), .h = h, .dst = dst,
 					.from = NW_DB_HEADER + data * (uint64_t)t / (uint64_t)n_parts,
 					.to = NW_DB_HEADER + data * (uint64_t)(t + 1) / (uint64_t)n_parts};
 		if (!dst && !(part[t].scratch = malloc(LOAD_READ)) && ret == 0) {

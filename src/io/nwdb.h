@@ -55,8 +55,8 @@ int nw_db_load(const char *path, nw_batch_t *b, int threads, char *err, size_t e
 
 /* A database read in partitions (all vs all with --top, when it does not fit in memory):
  * opening checks it whole (one read of the file for its checksum, on up to threads
- * threads as nw_db_load reads, and its lengths against its header); each partition is then read as a range of records, checked as
- * nw_db_load checks them. */
+ * threads as nw_db_load reads, and its lengths against its header); each partition is
+ * then read as a range of records, checked as nw_db_load checks them. */
 typedef struct nw_db_parts_s nw_db_parts_t;
 int nw_db_parts_open(const char *path, int threads, nw_db_parts_t **out, char *err, size_t errlen);
 nw_alphabet_t nw_db_parts_alphabet(const nw_db_parts_t *d);
