@@ -6,7 +6,10 @@
  * column j at step j + t; the last row of thread t reaches thread t+1 by __shfl_up_sync.
  * Stripes below the first read their top row from a per-group border buffer written by
  * the last thread of the stripe above. Problems are padded at the top so that the last
- * query row of both lanes is the last row of the last stripe (see nw_row_pad).
+ * query row of both lanes is the last row of the last stripe (see nw_row_pad). The
+ * database search's pass (the profile scorer, scores only) makes its first stripe only as
+ * tall as its query needs: R0 rows a thread, a multiple of 8 (nw_bthread::short_rows), in
+ * steps with fewer rows (nw_stripe).
  *
  * The kernel is persistent: each warp takes 32/G consecutive items (sorted by size, so
  * the warp-uniform loop bounds waste little), then the next batch of items from a counter
@@ -111,9 +114,13 @@ struct nw_bthread {
 	static const bool BAND = KC == NW_KC_REVLOCAL || KC == NW_KC_TARGET; /* column windows from the jobs' bands */
 	static const bool TOP0 = RELU;                 /* the top border is 0 (free end gaps) */
 	static const bool FLOOR = KC == NW_KC_TARGET && L::BITS == 16; /* H >= p.floor */
+	/* the first stripe may be short (R0 rows a thread, fewer than R): the score-only pass
+	 * of the profile scorer (the database search), whose warps align one query */
+	static const bool SHORT0 = SC::PROFILE && KC == NW_KC_BEST;
 
 	/* the group's item (lane 1 repeats lane 0 for one-lane types and single items) */
 	int t, G, SR;
+	int32_t R0;      /* rows a thread in stripe 0 (R unless SHORT0; see short_rows) */
 	int64_t item;
 	int32_t jid[2], m[2], n[2], P[2], N, ns;
 	int32_t dlo[2], dhi[2]; /* the lanes' bands (BAND) */
@@ -182,6 +189,7 @@ struct nw_bthread {
 		lo = p.floor;
 		maxsc = p.maxsc;
 		jlo = 1, jhi = 0;
+		R0 = R;
 		sw.lo = L::splat(lo);
 		neg_oe = L::splat(-(O + E));
 		neg_e = L::splat(-E);
@@ -203,8 +211,8 @@ struct nw_bthread {
 				N = n[k] > N ? n[k] : N;
 			}
 			ns = (mx + SR - 1) / SR;
+			set_rows0(short_rows());
 			for (int k = 0; k < 2; k++) {
-				P[k] = ns * SR - m[k];
 				if (TRACK || BEST) {
 					cand[k].v = INT64_MIN, cand[k].j = 0, cand[k].i = 0;
 				} else {
@@ -214,6 +222,29 @@ struct nw_bthread {
 			}
 		}
 		recs = at = slot;
+	}
+
+	/* Padded row above stripe s_ (stripe 0 has G R0 rows, the others SR). */
+	NW_HD int64_t top(int s_) const { return s_ == 0 ? 0 : (int64_t)G * R0 + (int64_t)(s_ - 1) * SR; }
+	/* The rows a thread that stripe 0 needs (SHORT0; R otherwise): the query's rows past
+	 * its other ns - 1 stripes, in the profile's steps of 8 rows. The rows above a query's
+	 * first row are padding, and a padding row costs a whole row's step, so a first stripe
+	 * of R rows spent up to SR - 1 of them on nothing. Empty items ask for the fewest. */
+	NW_HD int32_t short_rows() const
+	{
+		if (!SHORT0) return R;
+		if (item < 0) return 8;
+		const int32_t mx = m[0] > m[1] ? m[0] : m[1], left = mx - (ns - 1) * SR; /* 1 .. SR */
+		const int32_t r = ((left + G - 1) / G + 7) / 8 * 8;
+		return r < R ? r : R;
+	}
+	/* Stripe 0 takes r0 rows a thread (the warp's largest short_rows(): a warp's groups
+	 * share the profile and its stripes); the padding rows above each lane's query follow. */
+	NW_HD void set_rows0(int32_t r0)
+	{
+		R0 = r0;
+		if (item >= 0)
+			for (int k = 0; k < 2; k++) P[k] = (int32_t)top(ns) - m[k];
 	}
 
 	/* Columns [lo, hi] of stripe s_ (hi < lo: none): the union of the lanes' windows,
@@ -226,7 +257,7 @@ struct nw_bthread {
 		if (!BAND || s_ >= ns) return;
 		int64_t l = INT64_MAX, h = 0;
 		for (int k = 0; k < 2; k++) {
-			const int64_t fr = (int64_t)s_ * SR + 1 - P[k], lr = (int64_t)(s_ + 1) * SR - P[k];
+			const int64_t fr = top(s_) + 1 - P[k], lr = top(s_ + 1) - P[k];
 			int64_t klo = (fr > 0 ? fr : 0) + dlo[k], khi = (lr > 0 ? lr : 0) + dhi[k];
 			klo = klo > 1 ? klo : 1;
 			khi = khi < n[k] ? khi : n[k];
@@ -254,7 +285,7 @@ struct nw_bthread {
 	 * runs outside the window to come back in). Lanes without a scan get [1, INT32_MAX]. */
 	NW_HD void live_scan(int s_, nw_live &lv) const
 	{
-		const int64_t ib = (int64_t)s_ * SR;
+		const int64_t ib = top(s_);
 		for (int k = 0; k < 2; k++) {
 			const bool on = s_ > 0 && s_ < ns && scans(k, ib);
 			lv.first[k] = on ? INT32_MAX : 1;
@@ -322,7 +353,7 @@ struct nw_bthread {
 	NW_HD void set_outside(int s_, int32_t lo, int32_t hi)
 	{
 		for (int32_t j = lo + t; j <= hi; j += G) {
-			const V h = outside(s_ * SR, j);
+			const V h = outside((int32_t)top(s_), j);
 			bh(j) = h;
 			bf(j) = L::add(h, neg_oe);
 		}
@@ -353,16 +384,18 @@ struct nw_bthread {
 	NW_HD void begin(const nw_bparams_t &p, int s_, bool build)
 	{
 		s = s_;
-		i0 = s * SR + t * R + 1;
+		const int32_t Rs = SHORT0 && s == 0 ? R0 : R; /* my rows in this stripe */
+		i0 = (int32_t)top(s) + t * Rs + 1;
 		if (s >= ns) return;
 		if (!BAND) window(s, NULL, jlo, jhi);
 		const bool left = jlo == 1; /* the window starts at the left border */
 		int qc[R];
 #pragma unroll
 		for (int r = 0; r < R; r++) {
+			const bool mine = r < Rs; /* (rows past Rs are not read: they may be past the query) */
 			int32_t ra = i0 + r - P[0], rb = i0 + r - P[1];
-			qc[r] = SC::PROFILE && !build ? -1 : qcode(p, 0, ra);
-			sw.q[r] = sc.row(qc[r], SC::PROFILE ? -1 : qcode(p, 1, rb));
+			qc[r] = (SC::PROFILE && !build) || !mine ? -1 : qcode(p, 0, ra);
+			sw.q[r] = sc.row(qc[r], SC::PROFILE || !mine ? -1 : qcode(p, 1, rb));
 			sw.h[r] = !BAND || left ? L::pack2(lb(ra), lb(rb)) : outside(i0 + r, jlo - 1);
 			sw.e[r] = L::add(sw.h[r], neg_oe);
 		}
@@ -388,8 +421,9 @@ struct nw_bthread {
 	 * (nw_steps), and the record is the one after the last step's (seek() before the
 	 * first).
 	 * ABOVE / BELOW: whether the warp's stripe may have one above (s > 0) or below
-	 * (s < nw_s - 1); false leaves out the border loads or stores. */
-	template <bool CHECK, bool ABOVE, bool BELOW>
+	 * (s < nw_s - 1); false leaves out the border loads or stores. RR: my rows in the
+	 * stripe (R0 in a short first stripe, else R). */
+	template <bool CHECK, bool ABOVE, bool BELOW, int RR = R>
 	NW_HD void step(int32_t k, V hin, V fin, V &hout, V &fout)
 	{
 		const int32_t j = k - t + jlo;
@@ -418,7 +452,7 @@ struct nw_bthread {
 				fin = bf_now;
 			}
 		}
-		sw.step(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
+		sw.template step<RR>(sc, cw, hin, fin, neg_oe, neg_e, hout, fout);
 		if (t == G - 1) {
 			if (BELOW && s < ns - 1) {
 				at[1] = (uint32_t)hout;
@@ -432,7 +466,7 @@ struct nw_bthread {
 			}
 		}
 		if (TRACK) tr.see(sw.h, sw.colmax(), j, snap);
-		if (BEST) best = L::max2(best, sw.colmax());
+		if (BEST) best = L::max2(best, sw.template colmax<RR>());
 		at += 3;
 	}
 	/* Before steps that do not test their column, from step k on: its record. */
@@ -486,7 +520,7 @@ struct nw_bthread {
  * test their column anyway: it takes one loop of tested steps, unrolled by 2 (split in
  * phases, it was 7 to 20% slower; with every loop unrolled, its R = 20 instance spilled
  * and took twice as long). */
-template <class T, bool CHECK, bool ABOVE, bool BELOW>
+template <class T, bool CHECK, bool ABOVE, bool BELOW, int RR>
 __device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, typename T::V &hout,
 					 typename T::V &fout)
 {
@@ -496,7 +530,44 @@ __device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, 
 	for (; k < kend; k++) {
 		const V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
 		const V fin = __shfl_up_sync(0xffffffffu, fout, 1, G);
-		th.template step<CHECK, ABOVE, BELOW>(k, hin, fin, hout, fout);
+		th.template step<CHECK, ABOVE, BELOW, RR>(k, hin, fin, hout, fout);
+	}
+}
+
+/* The nw_k steps of stripe s (of nw_s) with RR rows a thread: the tested steps, then
+ * those where every thread is on a column of its window, then the tested ones again. */
+template <class T, int RR>
+__device__ __forceinline__ void nw_stripe_steps(T &th, int s, int nw_s, int32_t nw_k, int G)
+{
+	typename T::V hout = 0, fout = 0;
+	if (T::BAND) {
+		nw_steps<T, true, true, true, RR>(th, 0, nw_k, G, hout, fout);
+		return;
+	}
+	const int32_t k0 = min(G - 1, nw_k);
+	const int32_t k1 = max(k0, (int32_t)__reduce_min_sync(0xffffffffu, (unsigned)th.main_end()));
+	nw_steps<T, true, true, true, RR>(th, 0, k0, G, hout, fout);
+	if (s == 0) {
+		if (s + 1 < nw_s) nw_steps<T, false, false, true, RR>(th, k0, k1, G, hout, fout);
+		else nw_steps<T, false, false, false, RR>(th, k0, k1, G, hout, fout);
+	} else {
+		if (s + 1 < nw_s) nw_steps<T, false, true, true, RR>(th, k0, k1, G, hout, fout);
+		else nw_steps<T, false, true, false, RR>(th, k0, k1, G, hout, fout);
+	}
+	nw_steps<T, true, true, true, RR>(th, k1, nw_k, G, hout, fout);
+}
+
+/* Stripe s's steps at the stripe's rows a thread: a short first stripe (T::SHORT0, R0 < R,
+ * warp-uniform) takes the instance of its rows. */
+template <class T, int R>
+__device__ __forceinline__ void nw_stripe(T &th, int s, int nw_s, int32_t nw_k, int G)
+{
+	if (T::SHORT0 && s == 0 && th.R0 < R) {
+		if (th.R0 <= 8) nw_stripe_steps<T, 8>(th, s, nw_s, nw_k, G);
+		else if (th.R0 <= 16) nw_stripe_steps<T, (R > 16 ? 16 : R)>(th, s, nw_s, nw_k, G);
+		else nw_stripe_steps<T, (R > 24 ? 24 : R)>(th, s, nw_s, nw_k, G);
+	} else {
+		nw_stripe_steps<T, R>(th, s, nw_s, nw_k, G);
 	}
 }
 
@@ -529,6 +600,7 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 		if (wi >= nwi) break;
 		T th;
 		th.init(p, sc, wi * gpw + g, t, slot, snap);
+		if (T::SHORT0) th.set_rows0((int32_t)__reduce_max_sync(0xffffffffu, (unsigned)th.short_rows()));
 		th.stage_cols(p);
 		__syncwarp();
 		const int32_t nw_s = __reduce_max_sync(0xffffffffu, (unsigned)th.ns);
@@ -551,22 +623,7 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 			th.begin(p, s, g == 0);
 			if (SC::PROFILE) __syncwarp(); /* group 0 wrote the profile */
 			const int32_t nw_k = __reduce_max_sync(0xffffffffu, (unsigned)th.steps());
-			V hout = 0, fout = 0;
-			if (T::BAND) {
-				nw_steps<T, true, true, true>(th, 0, nw_k, G, hout, fout);
-			} else {
-				const int32_t k0 = min(G - 1, nw_k);
-				const int32_t k1 = max(k0, (int32_t)__reduce_min_sync(0xffffffffu, (unsigned)th.main_end()));
-				nw_steps<T, true, true, true>(th, 0, k0, G, hout, fout);
-				if (s == 0) {
-					if (s + 1 < nw_s) nw_steps<T, false, false, true>(th, k0, k1, G, hout, fout);
-					else nw_steps<T, false, false, false>(th, k0, k1, G, hout, fout);
-				} else {
-					if (s + 1 < nw_s) nw_steps<T, false, true, true>(th, k0, k1, G, hout, fout);
-					else nw_steps<T, false, true, false>(th, k0, k1, G, hout, fout);
-				}
-				nw_steps<T, true, true, true>(th, k1, nw_k, G, hout, fout);
-			}
+			nw_stripe<T, R>(th, s, nw_s, nw_k, G);
 			th.end();
 			__syncwarp();
 		}

@@ -26,6 +26,33 @@
 #include "gpu_batch.cuh"
 
 /* ---------------------------------------------------------------- host emulation */
+/* The nw_k steps of stripe s (of nw_s) by every lane of the warp th, with RR rows a thread:
+ * the kernel's phases (nw_stripe_steps), each step by every lane. */
+template <class T, int RR>
+static void nw_emul_steps(std::vector<T> &th, int s, int nw_s, int32_t nw_k, int32_t kme, int G)
+{
+	typedef typename T::V V;
+	V hin[32], fin[32], hout[32] = {0}, fout[32] = {0};
+	const int32_t k0 = T::BAND ? nw_k : std::min(G - 1, nw_k), k1 = std::max(k0, kme);
+	const bool above = s > 0, below = s + 1 < nw_s;
+	for (int32_t k = 0; k < nw_k; k++) {
+		for (int l = 0; l < 32; l++) {
+			int src = (l % G) ? l - 1 : l; /* __shfl_up_sync(.., 1, G) */
+			hin[l] = hout[src];
+			fin[l] = fout[src];
+		}
+		for (int l = 0; l < 32; l++) {
+			T &x = th[l];
+			if (k == k0 && k < k1) x.seek(k); /* nw_steps, before its untested steps */
+			if (k < k0 || k >= k1) x.template step<true, true, true, RR>(k, hin[l], fin[l], hout[l], fout[l]);
+			else if (!above && below) x.template step<false, false, true, RR>(k, hin[l], fin[l], hout[l], fout[l]);
+			else if (!above) x.template step<false, false, false, RR>(k, hin[l], fin[l], hout[l], fout[l]);
+			else if (below) x.template step<false, true, true, RR>(k, hin[l], fin[l], hout[l], fout[l]);
+			else x.template step<false, true, false, RR>(k, hin[l], fin[l], hout[l], fout[l]);
+		}
+	}
+}
+
 template <class SC, int R, int KC>
 static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 {
@@ -41,7 +68,7 @@ static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 	nw_make_sc(p, p.table, &sc);
 	std::vector<T> th(32);
 	typedef typename T::L L;
-	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, R)), hout(32), fout(32), hin(32), fin(32);
+	std::vector<V> snaps(32 * NW_SNAP_WORDS(L, R));
 	std::vector<uint4> prof(SC::PROFILE ? nw_sc_prof::bytes(p.ncodes, G, R) / 16 + 1 : 1);
 	for (int64_t wi = 0; wi < nwi; wi++) {
 		int32_t nw_s = 0;
@@ -52,6 +79,11 @@ static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 			x.init(p, scl, wi * gpw + l / G, l % G, p.scratch + (l / G) * p.slot_words,
 			       &snaps[l * NW_SNAP_WORDS(L, R)]);
 			x.stage_cols(p);
+		}
+		if (T::SHORT0) { /* the kernel's warp maximum */
+			int32_t r0 = 0;
+			for (int l = 0; l < 32; l++) r0 = std::max(r0, th[l].short_rows());
+			for (int l = 0; l < 32; l++) th[l].set_rows0(r0);
 		}
 		for (int l = 0; l < 32; l++) nw_s = th[l].ns > nw_s ? th[l].ns : nw_s;
 		for (int s = 0; s < nw_s; s++) {
@@ -73,28 +105,18 @@ static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 			for (int l = 0; l < 32; l++) th[l].fill_border(s);
 			int32_t nw_k = 0, kme = INT32_MAX;
 			for (int l = 0; l < 32; l++) {
-				th[l].begin(p, s, l < G), hout[l] = fout[l] = 0;
+				th[l].begin(p, s, l < G);
 				nw_k = std::max(nw_k, th[l].steps());
 				kme = std::min(kme, th[l].main_end());
 			}
-			/* the kernel's phases (nw_steps), each step by every lane */
-			const int32_t k0 = T::BAND ? nw_k : std::min(G - 1, nw_k), k1 = std::max(k0, kme);
-			const bool above = s > 0, below = s + 1 < nw_s;
-			for (int32_t k = 0; k < nw_k; k++) {
-				for (int l = 0; l < 32; l++) {
-					int src = (l % G) ? l - 1 : l; /* __shfl_up_sync(.., 1, G) */
-					hin[l] = hout[src];
-					fin[l] = fout[src];
-				}
-				for (int l = 0; l < 32; l++) {
-					T &x = th[l];
-					if (k == k0 && k < k1) x.seek(k); /* nw_steps, before its untested steps */
-					if (k < k0 || k >= k1) x.template step<true, true, true>(k, hin[l], fin[l], hout[l], fout[l]);
-					else if (!above && below) x.template step<false, false, true>(k, hin[l], fin[l], hout[l], fout[l]);
-					else if (!above) x.template step<false, false, false>(k, hin[l], fin[l], hout[l], fout[l]);
-					else if (below) x.template step<false, true, true>(k, hin[l], fin[l], hout[l], fout[l]);
-					else x.template step<false, true, false>(k, hin[l], fin[l], hout[l], fout[l]);
-				}
+			/* the kernel's nw_stripe: a short first stripe at its rows */
+			const int32_t r0 = th[0].R0;
+			if (T::SHORT0 && s == 0 && r0 < R) {
+				if (r0 <= 8) nw_emul_steps<T, 8>(th, s, nw_s, nw_k, kme, G);
+				else if (r0 <= 16) nw_emul_steps<T, (R > 16 ? 16 : R)>(th, s, nw_s, nw_k, kme, G);
+				else nw_emul_steps<T, (R > 24 ? 24 : R)>(th, s, nw_s, nw_k, kme, G);
+			} else {
+				nw_emul_steps<T, R>(th, s, nw_s, nw_k, kme, G);
 			}
 			for (int l = 0; l < 32; l++) th[l].end();
 		}

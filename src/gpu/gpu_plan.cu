@@ -118,7 +118,15 @@ static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kc, int ncodes, int 
 	if (warps <= 0) return 1e300;
 	const double occ = warps >= 16 ? 1.0 : std::sqrt(warps / 16.0);
 	const int64_t SR = (int64_t)G * R, ns = (c.mmax + SR - 1) / SR;
-	const double rows = (double)(ns * SR) + 32.0 * (double)(ns - 1); /* a stripe's border and restart */
+	/* the score-only profile pass's first stripe takes the rows its query needs, in steps of
+	 * 8 a thread (nw_bthread::short_rows); a step of r rows costs about as much as r + 2.3
+	 * rows' cells (the SASS of its loop: 15 instructions a step besides 6.5 a row) */
+	double first = (double)SR;
+	if (c.bk == NW_BK_PROF16 && kc == NW_KC_BEST && ns > 0) {
+		const int64_t left = c.mmax - (ns - 1) * SR, r0 = std::min<int64_t>(R, ((left + G - 1) / G + 7) / 8 * 8);
+		first = (double)SR * (r0 + 2.3) / (R + 2.3);
+	}
+	const double rows = (double)((ns - 1) * SR) + first + 32.0 * (double)(ns - 1); /* a stripe's border and restart */
 	/* banded problems: a stripe sweeps its rows plus the band, not every column */
 	const double cols = c.wmean > 0 ? std::min(c.nmean, (double)SR + c.wmean) : c.nmean;
 	const double cols_max = c.wmax > 0 ? std::min((double)c.nmax, (double)(SR + c.wmax)) : (double)c.nmax;
@@ -286,19 +294,24 @@ void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, i
 
 void nw_plan_cells(const nw_pass_t &ps, const nw_slice_plan_t &sp, double *real, double *swept)
 {
+	const bool short0 = nw_kclass(ps.kind, ps.live, ps.best) == NW_KC_BEST; /* nw_bthread::SHORT0 */
 	for (const nw_launch_t &l : sp.launches) {
 		const int64_t SR = (int64_t)l.G * l.R, gpw = 32 / l.G;
 		for (int64_t w = 0; w < l.count; w += gpw) {
-			int64_t ns = 0, steps = 0;
+			int64_t ns = 0, steps = 0, r0 = 8;
 			for (int64_t x = w; x < w + gpw && x < l.count; x++) {
 				const nw_item_t &it = sp.items[(size_t)(l.first + x)];
 				if (it.a < 0) continue;
 				const nw_job_t &a = ps.jobs[it.a], &b = ps.jobs[it.b];
 				*real += (double)a.m * (double)a.n + (it.b != it.a ? (double)b.m * (double)b.n : 0);
-				ns = std::max(ns, (std::max(a.m, b.m) + SR - 1) / SR);
+				const int64_t mx = std::max(a.m, b.m), nsx = (mx + SR - 1) / SR;
+				ns = std::max(ns, nsx);
+				r0 = std::max(r0, ((mx - (nsx - 1) * SR + l.G - 1) / l.G + 7) / 8 * 8);
 				steps = std::max(steps, std::max(a.n, b.n) + l.G - 1);
 			}
-			*swept += (double)ns * (double)steps * 64.0 * l.R;
+			const int64_t rows = l.bk == NW_BK_PROF16 && short0 && ns > 0 ? (ns - 1) * SR + l.G * std::min<int64_t>(r0, l.R)
+										   : ns * SR;
+			*swept += (double)rows * (double)steps * 2.0 * (double)gpw; /* every group, both lanes */
 		}
 	}
 }

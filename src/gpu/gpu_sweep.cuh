@@ -259,13 +259,15 @@ struct nw_sweep {
 	V hdiag;                 /* H[first row - 1][last column done] */
 	V lo;                    /* NW_CELL_FLOOR: the floor of H */
 
-	/* One column: hup = H[i0-1][j], fin = F[i0][j]; returns H and F for the row below. */
+	/* One column: hup = H[i0-1][j], fin = F[i0][j]; returns H and F for the row below. RR:
+	 * the rows in use, the first RR of the R (a short first stripe, nw_bthread::R0). */
+	template <int RR = R>
 	NW_HD void step(const SC &sc, uint32_t colw, V hup, V fin, V neg_oe, V neg_e, V &hout,
 			V &fout)
 	{
 		typename SC::Col c = sc.col(colw);
-		V f = fin, above = hup, s[R];
-		sc.template scores<R>(q, c, s);
+		V f = fin, above = hup, s[RR];
+		sc.template scores<RR>(q, c, s);
 		/* X of every row first, bottom row up: X of row r can take the register of h[r],
 		 * whose old value (H[i][j-1]) the row below has just read as its diagonal. Top down,
 		 * each new H needs a register of its own while the old one is still to be read, and
@@ -274,26 +276,27 @@ struct nw_sweep {
 		 * same loop counting down, which left the arrays in local memory (several times
 		 * slower). */
 #pragma unroll
-		for (int k = 0; k < R; k++) {
-			const int r = R - 1 - k;
+		for (int k = 0; k < RR; k++) {
+			const int r = RR - 1 - k;
 			h[r] = nw_cell_x<L, RELU>(r ? h[r - 1] : hdiag, s[r], e[r]);
 		}
 #pragma unroll
-		for (int r = 0; r < R; r++) {
+		for (int r = 0; r < RR; r++) {
 			h[r] = nw_cell_rest<L, CELL>(h[r], e[r], f, above, neg_oe, neg_e, CELL == NW_CELL_FLOOR ? lo : V());
 			above = h[r];
 		}
 		hdiag = hup;
-		hout = h[R - 1];
+		hout = h[RR - 1];
 		fout = f;
 	}
 
+	template <int RR = R>
 	NW_HD V colmax() const
 	{
 		V m = h[0];
 #pragma unroll
-		for (int r = 1; r + 1 < R; r += 2) m = L::max3(m, h[r], h[r + 1]);
-		if ((R & 1) == 0) m = L::max2(m, h[R - 1]);
+		for (int r = 1; r + 1 < RR; r += 2) m = L::max3(m, h[r], h[r + 1]);
+		if ((RR & 1) == 0) m = L::max2(m, h[RR - 1]);
 		return m;
 	}
 };
