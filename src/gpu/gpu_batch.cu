@@ -29,7 +29,7 @@ static int nw_blocks_per_sm(nw_gpu_t *g, size_t smem, int *per_sm)
 template <class SC, int R, int KC>
 static int nw_launch_one(nw_gpu_t *g, nw_bparams_t *p, int si)
 {
-	const size_t smem = nw_batch_smem<SC, R>(p->G, p->ncodes);
+	const size_t smem = nw_batch_smem<SC, R, KC>(p->G, p->ncodes);
 	int per_sm = 0;
 	NW_TRY((nw_blocks_per_sm<SC, R, KC>(g, smem, &per_sm)));
 	if (per_sm < 1) {
@@ -67,7 +67,7 @@ static int nw_occ_one(nw_gpu_t *g, int G, int ncodes)
 	int per_sm = 0;
 	char *err = g->err;
 	g->err = NULL; /* a failure here only makes the cost model guess */
-	int rc = nw_blocks_per_sm<SC, R, KC>(g, nw_batch_smem<SC, R>(G, ncodes), &per_sm);
+	int rc = nw_blocks_per_sm<SC, R, KC>(g, nw_batch_smem<SC, R, KC>(G, ncodes), &per_sm);
 	g->err = err;
 	if (rc < 0) {
 		(void)cudaGetLastError();

@@ -67,16 +67,6 @@ static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab
 static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_tab1<nw_l32> *sc) { sc->tab = tab; }
 static NW_HD void nw_make_sc(const nw_bparams_t &, const int32_t *tab, nw_sc_prof *sc) { sc->tab = tab; }
 
-/* Shared memory of a batch kernel instance: table, snapshots, profiles (one a warp). */
-template <class SC, int R>
-static size_t nw_batch_smem(int G, int ncodes)
-{
-	typedef typename SC::L L;
-	size_t b = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * NW_SNAP_WORDS(L, R) * sizeof(typename L::V);
-	if (SC::PROFILE) b += (size_t)(NW_BK_THREADS / 32) * nw_sc_prof::bytes(ncodes, G, R);
-	return b;
-}
-
 /* Profile hooks, no-ops for the other scorers. */
 template <int R, class SC>
 NW_HD void nw_build(const SC &, const int *) {}
@@ -571,6 +561,26 @@ __device__ __forceinline__ void nw_stripe(T &th, int s, int nw_s, int32_t nw_k, 
 	}
 }
 
+/* Snapshot words a thread of an instance: only the classes that track the best cell's
+ * position keep snapshots (nw_tracker). The others leave that shared memory to more
+ * resident blocks (the profile's R = 32 instance of scores only: 3 blocks an SM, not 2). */
+template <class SC, int R, int KC>
+NW_HD int nw_snap_words()
+{
+	typedef typename nw_bthread<SC, R, KC>::L L;
+	return nw_bthread<SC, R, KC>::TRACK ? (int)NW_SNAP_WORDS(L, R) : 0;
+}
+
+/* Shared memory of a batch kernel instance: table, snapshots, profiles (one a warp). */
+template <class SC, int R, int KC>
+static size_t nw_batch_smem(int G, int ncodes)
+{
+	typedef typename SC::L L;
+	size_t b = NW_TAB_DIM * NW_TAB_DIM * 4 + (size_t)NW_BK_THREADS * nw_snap_words<SC, R, KC>() * sizeof(typename L::V);
+	if (SC::PROFILE) b += (size_t)(NW_BK_THREADS / 32) * nw_sc_prof::bytes(ncodes, G, R);
+	return b;
+}
+
 template <class SC, int R, int KC>
 __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparams_t p)
 {
@@ -586,12 +596,12 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 	SC sc;
 	nw_make_sc(p, tab, &sc);
 	if (SC::PROFILE) {
-		char *prof = (char *)(snaps + NW_BK_THREADS * NW_SNAP_WORDS(L, R));
+		char *prof = (char *)(snaps + NW_BK_THREADS * nw_snap_words<SC, R, KC>());
 		nw_setup_prof(sc, prof + (threadIdx.x >> 5) * nw_sc_prof::bytes(p.ncodes, G, R), p.ncodes, G, R, t);
 	}
 	const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
 	const int64_t nwi = (p.n_items + gpw - 1) / gpw;
-	V *snap = snaps + threadIdx.x * NW_SNAP_WORDS(L, R);
+	V *snap = snaps + threadIdx.x * nw_snap_words<SC, R, KC>();
 	uint32_t *slot = p.scratch + (warp * gpw + g) * p.slot_words;
 	for (;;) {
 		unsigned wi0 = 0;
