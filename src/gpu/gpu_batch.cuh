@@ -563,7 +563,8 @@ __device__ __forceinline__ void nw_stripe(T &th, int s, int nw_s, int32_t nw_k, 
 
 /* Snapshot words a thread of an instance: only the classes that track the best cell's
  * position keep snapshots (nw_tracker). The others leave that shared memory to more
- * resident blocks (the profile's R = 32 instance of scores only: 3 blocks an SM, not 2). */
+ * resident blocks (the profile's score-only instances at large R were held back by their
+ * shared memory, not by their registers). */
 template <class SC, int R, int KC>
 NW_HD int nw_snap_words()
 {
