@@ -330,14 +330,29 @@ static int take_gpu(run_t *run, gpu_opener_t *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* --top on the GPU's lanes: the queries a lane takes from a chunk (NW_TOP_LANE_QUERIES, a
+ * benchmark hook, sets it). The lanes of a chunk run side by side and the next chunk
+ * starts when the last one ends, so each chunk's end leaves the device part idle, as long
+ * as its last kernels' tails and the next calls' planning; larger chunks pay that less
+ * often. */
+#define NW_TOP_LANE_QUERIES 4
+
+static int64_t top_lane_queries(void)
+{
+	const char *e = getenv("NW_TOP_LANE_QUERIES");
+	const long long v = e && *e ? atoll(e) : 0;
+	return v >= 1 && v <= 1024 ? v : NW_TOP_LANE_QUERIES;
+}
+
 /* See pipeline.h. */
 int64_t nw_chunk_pairs(const run_t *run, int64_t n_ref)
 {
 	/* --top on the GPU's lanes: each lane takes whole queries (their tops are its own) and
 	 * plans their pairs on its own thread beside the other lanes' kernels; a chunk of
-	 * fewer queries than lanes leaves lanes idle and the device waiting on the planning */
+	 * fewer queries than lanes leaves lanes idle and the device waiting on the planning
+	 * (nw_gpu_chunk_pairs lowers it where the device's memory is short) */
 	if (run->gpu && run->opt->top > 0 && n_ref > 0 && run->lanes.n > 1)
-		return nw_gpu_chunk_pairs(run->gpu, (int64_t)run->lanes.n * n_ref);
+		return nw_gpu_chunk_pairs(run->gpu, (int64_t)run->lanes.n * top_lane_queries() * n_ref);
 	return run->chunk_pairs;
 }
 
