@@ -224,9 +224,8 @@ struct nw_bthread {
 	{
 		if (!SHORT0) return R;
 		if (item < 0) return 8;
-		const int32_t mx = m[0] > m[1] ? m[0] : m[1], left = mx - (ns - 1) * SR; /* 1 .. SR */
-		const int32_t r = ((left + G - 1) / G + 7) / 8 * 8;
-		return r < R ? r : R;
+		const int32_t mx = m[0] > m[1] ? m[0] : m[1];
+		return nw_first_rows(mx - (ns - 1) * SR, G, R);
 	}
 	/* Stripe 0 takes r0 rows a thread (the warp's largest short_rows(): a warp's groups
 	 * share the profile and its stripes); the padding rows above each lane's query follow. */
@@ -547,18 +546,36 @@ __device__ __forceinline__ void nw_stripe_steps(T &th, int s, int nw_s, int32_t 
 	nw_steps<T, true, true, true, RR>(th, k1, nw_k, G, hout, fout);
 }
 
-/* Stripe s's steps at the stripe's rows a thread: a short first stripe (T::SHORT0, R0 < R,
- * warp-uniform) takes the instance of its rows. */
+/* f.template run<RR>() with RR the rows a thread of stripe s steps with: a short first
+ * stripe (T::SHORT0, R0 < R, warp-uniform) takes the instance of its rows. The kernel
+ * (nw_stripe) and its emulation (gpu_emul.cu) both choose by it. */
+#pragma nv_exec_check_disable
+template <class T, int R, class F>
+NW_HD void nw_stripe_rows(const T &th, int s, F &f)
+{
+	if (T::SHORT0 && s == 0 && th.R0 < R) {
+		if (th.R0 <= 8) f.template run<8>();
+		else if (th.R0 <= 16) f.template run<(R > 16 ? 16 : R)>();
+		else f.template run<(R > 24 ? 24 : R)>();
+	} else {
+		f.template run<R>();
+	}
+}
+
+/* Stripe s's steps at the stripe's rows a thread (nw_stripe_rows). */
+template <class T>
+struct nw_stripe_f {
+	T &th;
+	int s, nw_s;
+	int32_t nw_k;
+	int G;
+	template <int RR> __device__ __forceinline__ void run() { nw_stripe_steps<T, RR>(th, s, nw_s, nw_k, G); }
+};
 template <class T, int R>
 __device__ __forceinline__ void nw_stripe(T &th, int s, int nw_s, int32_t nw_k, int G)
 {
-	if (T::SHORT0 && s == 0 && th.R0 < R) {
-		if (th.R0 <= 8) nw_stripe_steps<T, 8>(th, s, nw_s, nw_k, G);
-		else if (th.R0 <= 16) nw_stripe_steps<T, (R > 16 ? 16 : R)>(th, s, nw_s, nw_k, G);
-		else nw_stripe_steps<T, (R > 24 ? 24 : R)>(th, s, nw_s, nw_k, G);
-	} else {
-		nw_stripe_steps<T, R>(th, s, nw_s, nw_k, G);
-	}
+	nw_stripe_f<T> f = {th, s, nw_s, nw_k, G};
+	nw_stripe_rows<T, R>(th, s, f);
 }
 
 /* Snapshot words a thread of an instance: only the classes that track the best cell's

@@ -53,6 +53,16 @@ static void nw_emul_steps(std::vector<T> &th, int s, int nw_s, int32_t nw_k, int
 	}
 }
 
+/* nw_emul_steps at the rows nw_stripe_rows chooses (the kernel's nw_stripe_f). */
+template <class T>
+struct nw_emul_steps_f {
+	std::vector<T> &th;
+	int s, nw_s;
+	int32_t nw_k, kme;
+	int G;
+	template <int RR> void run() { nw_emul_steps<T, RR>(th, s, nw_s, nw_k, kme, G); }
+};
+
 template <class SC, int R, int KC>
 static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 {
@@ -109,15 +119,9 @@ static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 				nw_k = std::max(nw_k, th[l].steps());
 				kme = std::min(kme, th[l].main_end());
 			}
-			/* the kernel's nw_stripe: a short first stripe at its rows */
-			const int32_t r0 = th[0].R0;
-			if (T::SHORT0 && s == 0 && r0 < R) {
-				if (r0 <= 8) nw_emul_steps<T, 8>(th, s, nw_s, nw_k, kme, G);
-				else if (r0 <= 16) nw_emul_steps<T, (R > 16 ? 16 : R)>(th, s, nw_s, nw_k, kme, G);
-				else nw_emul_steps<T, (R > 24 ? 24 : R)>(th, s, nw_s, nw_k, kme, G);
-			} else {
-				nw_emul_steps<T, R>(th, s, nw_s, nw_k, kme, G);
-			}
+			/* the kernel's nw_stripe: the instance of the stripe's rows */
+			nw_emul_steps_f<T> f = {th, s, nw_s, nw_k, kme, G};
+			nw_stripe_rows<T, R>(th[0], s, f);
 			for (int l = 0; l < 32; l++) th[l].end();
 		}
 		for (int l = 0; l < 32; l++) {

@@ -430,6 +430,14 @@ typedef struct {
 #define NW_RPROF_LIST {8, 16, 24, 32} /* and G in {8, 16, 32}: see nw_sc_prof */
 /* Whether the profile scorer takes groups of G threads (a power of 2) with R rows each. */
 static inline bool nw_prof_shape(int G, int R) { return G >= 8 && G <= 32 && R >= 8 && R <= 32 && R % 8 == 0; }
+/* The rows a thread of the score-only profile pass's short first stripe takes
+ * (nw_bthread::short_rows) for the left = 1 .. G R query rows past its other stripes: as
+ * few as hold them, in the profile's steps of 8, at most R. */
+NW_HD int32_t nw_first_rows(int32_t left, int G, int R)
+{
+	const int32_t r = ((left + G - 1) / G + 7) / 8 * 8;
+	return r < R ? r : R;
+}
 
 /* The 16-bit lanes' limits of a launch under scoring sc (gpu_plan.cu, beside nw_fits):
  * p->ovf_limit and p->floor; and p->maxsc. */

@@ -122,10 +122,8 @@ static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kc, int ncodes, int 
 	 * 8 a thread (nw_bthread::short_rows); a step of r rows costs about as much as r + 2.3
 	 * rows' cells (the SASS of its loop: 15 instructions a step besides 6.5 a row) */
 	double first = (double)SR;
-	if (c.bk == NW_BK_PROF16 && kc == NW_KC_BEST && ns > 0) {
-		const int64_t left = c.mmax - (ns - 1) * SR, r0 = std::min<int64_t>(R, ((left + G - 1) / G + 7) / 8 * 8);
-		first = (double)SR * (r0 + 2.3) / (R + 2.3);
-	}
+	if (c.bk == NW_BK_PROF16 && kc == NW_KC_BEST && ns > 0)
+		first = (double)SR * (nw_first_rows((int32_t)(c.mmax - (ns - 1) * SR), G, R) + 2.3) / (R + 2.3);
 	const double rows = (double)((ns - 1) * SR) + first + 32.0 * (double)(ns - 1); /* a stripe's border and restart */
 	/* banded problems: a stripe sweeps its rows plus the band, not every column */
 	const double cols = c.wmean > 0 ? std::min(c.nmean, (double)SR + c.wmean) : c.nmean;
@@ -298,7 +296,7 @@ void nw_plan_cells(const nw_pass_t &ps, const nw_slice_plan_t &sp, double *real,
 	for (const nw_launch_t &l : sp.launches) {
 		const int64_t SR = (int64_t)l.G * l.R, gpw = 32 / l.G;
 		for (int64_t w = 0; w < l.count; w += gpw) {
-			int64_t ns = 0, steps = 0, r0 = 8;
+			int64_t ns = 0, steps = 0, r0 = 8; /* the warp's stripes and first stripe's rows */
 			for (int64_t x = w; x < w + gpw && x < l.count; x++) {
 				const nw_item_t &it = sp.items[(size_t)(l.first + x)];
 				if (it.a < 0) continue;
@@ -306,11 +304,10 @@ void nw_plan_cells(const nw_pass_t &ps, const nw_slice_plan_t &sp, double *real,
 				*real += (double)a.m * (double)a.n + (it.b != it.a ? (double)b.m * (double)b.n : 0);
 				const int64_t mx = std::max(a.m, b.m), nsx = (mx + SR - 1) / SR;
 				ns = std::max(ns, nsx);
-				r0 = std::max(r0, ((mx - (nsx - 1) * SR + l.G - 1) / l.G + 7) / 8 * 8);
+				r0 = std::max<int64_t>(r0, nw_first_rows((int32_t)(mx - (nsx - 1) * SR), l.G, l.R));
 				steps = std::max(steps, std::max(a.n, b.n) + l.G - 1);
 			}
-			const int64_t rows = l.bk == NW_BK_PROF16 && short0 && ns > 0 ? (ns - 1) * SR + l.G * std::min<int64_t>(r0, l.R)
-										   : ns * SR;
+			const int64_t rows = l.bk == NW_BK_PROF16 && short0 && ns > 0 ? (ns - 1) * SR + l.G * r0 : ns * SR;
 			*swept += (double)rows * (double)steps * 2.0 * (double)gpw; /* every group, both lanes */
 		}
 	}
