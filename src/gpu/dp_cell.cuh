@@ -114,7 +114,8 @@ struct nw_l64 {
 /* A cell in two parts. X = max(H[i-1][j-1] + s, E[i][j]) (and 0, local) does not wait for
  * the row above; nw_cell_rest() finishes the cell from X. hd = H[i-1][j-1], s = substitution
  * score, e = E[i][j] (in) / E[i][j+1] (out), f = F[i][j] (in) / F[i+1][j] (out), hup =
- * H[i-1][j] (the linear form only); nw_cell_rest() returns H[i][j]. */
+ * H[i-1][j] (the linear form only); nw_cell_rest() returns H[i][j] (the shifted form:
+ * H[i][j] - O - Ext). */
 template <class L, bool RELU>
 NW_HD typename L::V nw_cell_x(typename L::V hd, typename L::V s, typename L::V e)
 {
@@ -139,8 +140,18 @@ NW_HD typename L::V nw_cell_x(typename L::V hd, typename L::V s, typename L::V e
  *    one three-way max instead of a two-way one. E and F then stay above lo - O - 2 Ext,
  *    so 16-bit lanes cannot wrap however low the true values go. A raised cell is above
  *    its true value, but below any value that can still reach the pass's target (see
- *    nw_floor16 in gpu_plan.cu), so every cell at or above its target is exact. */
-enum { NW_CELL_FIVE = 0, NW_CELL_FCHAIN = 1, NW_CELL_LINEAR = 2, NW_CELL_FLOOR = 3 };
+ *    nw_floor16 in gpu_plan.cu), so every cell at or above its target is exact.
+ *  NW_CELL_SHIFTED: the FCHAIN chain at five operations. The thread's H registers hold
+ *    Ho = H - O - Ext, and the scores come raised by O + Ext, so that X = max(Ho[i-1][j-1]
+ *    + (s + O + Ext), E, 0) is the true X as in the other forms. Then
+ *      F[i+1][j] = max(F[i][j] - Ext, X - O - Ext)      (as in FCHAIN),
+ *      Ho[i][j]  = max(F[i][j] - O - Ext, X - O - Ext)   (= max(X, F) - O - Ext),
+ *      E[i][j+1] = max(E[i][j] - Ext, Ho[i][j]),
+ *    with X - O - Ext shared: one operation between F[i][j] and F[i+1][j], where FIVE
+ *    has three (max, subtract, max), and nothing waits on Ho down the rows. The caller
+ *    keeps everything else in true values: the row above arrives as H and is shifted
+ *    once a step, and the last row leaves as max(X, F). */
+enum { NW_CELL_FIVE = 0, NW_CELL_FCHAIN = 1, NW_CELL_LINEAR = 2, NW_CELL_FLOOR = 3, NW_CELL_SHIFTED = 4 };
 
 template <class L, int CELL>
 NW_HD typename L::V nw_cell_rest(typename L::V x, typename L::V &e, typename L::V &f, typename L::V hup,
@@ -151,6 +162,13 @@ NW_HD typename L::V nw_cell_rest(typename L::V x, typename L::V &e, typename L::
 		V hn = L::addmax(hup, neg_e, x);
 		e = L::add(hn, neg_e);
 		return hn;
+	}
+	if (CELL == NW_CELL_SHIFTED) { /* returns Ho */
+		const V xo = L::add(x, neg_oe);
+		const V ho = L::addmax(f, neg_oe, xo);
+		f = L::addmax(f, neg_e, xo);
+		e = L::addmax(e, neg_e, ho);
+		return ho;
 	}
 	V hn = CELL == NW_CELL_FLOOR ? L::max3(x, f, lo) : L::max2(x, f);
 	if (CELL == NW_CELL_FCHAIN) {

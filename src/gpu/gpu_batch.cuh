@@ -73,10 +73,10 @@ NW_HD void nw_build(const SC &, const int *) {}
 template <int R>
 NW_HD void nw_build(const nw_sc_prof &sc, const int *qc) { sc.build<R>(qc); }
 template <class SC>
-NW_HD void nw_setup_prof(SC &, char *, int, int, int, int) {}
-static NW_HD void nw_setup_prof(nw_sc_prof &sc, char *prof, int ncodes, int G, int R, int t)
+NW_HD void nw_setup_prof(SC &, char *, int, int, int, int, int32_t) {}
+static NW_HD void nw_setup_prof(nw_sc_prof &sc, char *prof, int ncodes, int G, int R, int t, int32_t bias)
 {
-	sc.setup(sc.tab, prof, ncodes, G, R, t);
+	sc.setup(sc.tab, prof, ncodes, G, R, t, bias);
 }
 
 /* A thread's part of the live scan of a border row (nw_bthread::live_scan), per lane: the
@@ -107,6 +107,11 @@ struct nw_bthread {
 	/* the first stripe may be short (R0 rows a thread, fewer than R): the score-only pass
 	 * of the profile scorer (the database search), whose warps align one query */
 	static const bool SHORT0 = SC::PROFILE && KC == NW_KC_BEST;
+	/* the same pass keeps its rows' H less O + Ext (NW_CELL_SHIFTED: one operation a row on
+	 * the chain down a thread's rows, not three), its profile raised by O + Ext; nw_fits
+	 * keeps the raised scores within 16 bits */
+	static const bool SHIFT = SHORT0;
+	static NW_HD int32_t prof_bias(const nw_bparams_t &p) { return SHIFT ? p.O + p.E : 0; }
 
 	/* the group's item (lane 1 repeats lane 0 for one-lane types and single items) */
 	int t, G, SR;
@@ -131,7 +136,7 @@ struct nw_bthread {
 	int32_t jlo, jhi; /* the stripe's columns (all of them without a band) */
 	int32_t plo, phi; /* BAND: the columns of the stripe above */
 	int32_t maxsc;    /* the highest substitution score (live_scan) */
-	nw_sweep<SC, R, RELU, FLOOR ? NW_CELL_FLOOR : NW_CELL_FIVE> sw;
+	nw_sweep<SC, R, RELU, FLOOR ? NW_CELL_FLOOR : SHIFT ? NW_CELL_SHIFTED : NW_CELL_FIVE> sw;
 	nw_tracker<L, R, true, int32_t> tr;
 	V best;          /* BEST: the highest H of my rows in the stripe so far */
 	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
@@ -387,6 +392,7 @@ struct nw_bthread {
 			sw.q[r] = sc.row(qc[r], SC::PROFILE || !mine ? -1 : qcode(p, 1, rb));
 			sw.h[r] = !BAND || left ? L::pack2(lb(ra), lb(rb)) : outside(i0 + r, jlo - 1);
 			sw.e[r] = L::add(sw.h[r], neg_oe);
+			if (SHIFT) sw.h[r] = sw.e[r];
 		}
 		if (SC::PROFILE && build) nw_build<R>(sc, qc);
 		if (!BAND || left) {
@@ -394,6 +400,7 @@ struct nw_bthread {
 		} else { /* thread 0: H[i0 - 1][jlo - 1], on the band, from the stripe above */
 			sw.hdiag = t == 0 && jlo - 1 >= plo && jlo - 1 <= phi ? bh(jlo - 1) : outside(i0 - 1, jlo - 1);
 		}
+		if (SHIFT) sw.hdiag = L::add(sw.hdiag, neg_oe);
 		if (TRACK) tr.reset();
 		if (BEST) best = L::lowest();
 		top_h = L::splat(raised(nw_top_border(ru, O, E, jlo)));
@@ -468,7 +475,7 @@ struct nw_bthread {
 	{
 		if (BEST && s < ns)
 			for (int k = 0; k < LANES; k++) {
-				const int64_t v = L::lane(best, k);
+				const int64_t v = L::lane(best, k) + (SHIFT ? O + E : 0);
 				cand[k].v = v > cand[k].v ? v : cand[k].v;
 			}
 		if (!TRACK || s >= ns) return;
@@ -615,7 +622,8 @@ __global__ void __launch_bounds__(NW_BK_THREADS) nw_batch_kernel(const nw_bparam
 	nw_make_sc(p, tab, &sc);
 	if (SC::PROFILE) {
 		char *prof = (char *)(snaps + NW_BK_THREADS * nw_snap_words<SC, R, KC>());
-		nw_setup_prof(sc, prof + (threadIdx.x >> 5) * nw_sc_prof::bytes(p.ncodes, G, R), p.ncodes, G, R, t);
+		nw_setup_prof(sc, prof + (threadIdx.x >> 5) * nw_sc_prof::bytes(p.ncodes, G, R), p.ncodes, G, R, t,
+			      T::prof_bias(p));
 	}
 	const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
 	const int64_t nwi = (p.n_items + gpw - 1) / gpw;

@@ -85,7 +85,7 @@ static void nw_batch_emul(const nw_bparams_t &p0, int64_t *cols)
 		for (int l = 0; l < 32; l++) {
 			T &x = th[l];
 			SC scl = sc;
-			nw_setup_prof(scl, (char *)prof.data(), p.ncodes, G, R, l % G);
+			nw_setup_prof(scl, (char *)prof.data(), p.ncodes, G, R, l % G, T::prof_bias(p));
 			x.init(p, scl, wi * gpw + l / G, l % G, p.scratch + (l / G) * p.slot_words,
 			       &snaps[l * NW_SNAP_WORDS(L, R)]);
 			x.stage_cols(p);

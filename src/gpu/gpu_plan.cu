@@ -89,7 +89,9 @@ bool nw_fits(int kind, const nw_scoring_t *sc, int64_t Mp, int64_t N, int64_t ta
 		   : kind == NW_DP_SEMI   ? -(2 * O + (Mp + 2) * E) + low
 					  : -(3 * O + (Mp + N + 2) * E) + low;
 	if (lo < -lim + slack) return false;
-	if (kind == NW_DP_LOCAL) return bits == 16 || maxs * std::min(Mp, N) + maxs <= lim - slack;
+	/* Local in 16 bits: the best cell's overflow is caught (ovf_limit); the score-only
+	 * pass's profile holds the scores raised by O + Ext (NW_CELL_SHIFTED). */
+	if (kind == NW_DP_LOCAL) return bits == 16 ? maxs + O + E <= lim - slack : maxs * std::min(Mp, N) + maxs <= lim - slack;
 	if (kind == NW_DP_REV_LOCAL) return target + maxs <= lim - slack;
 	return maxs * std::min(Mp, N) + maxs <= lim - slack;
 }

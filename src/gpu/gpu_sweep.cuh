@@ -171,11 +171,13 @@ struct nw_sc_prof {
 	char *base;       /* the warp's profile + t * 16 */
 	uint32_t hstride, cstride;
 	int32_t ncodes;
+	int32_t bias;     /* added to every score (NW_CELL_SHIFTED: O + Ext) */
 	static NW_HD uint32_t bytes(int ncodes, int G, int R) { return (uint32_t)(ncodes + 1) * 2u * G * R; }
-	NW_HD void setup(const int32_t *tab_, char *warp_prof, int ncodes_, int G, int R, int t)
+	NW_HD void setup(const int32_t *tab_, char *warp_prof, int ncodes_, int G, int R, int t, int32_t bias_)
 	{
 		tab = tab_;
 		ncodes = ncodes_;
+		bias = bias_;
 		hstride = (uint32_t)G * 16u;
 		cstride = 2u * G * R;
 		base = warp_prof + t * 16;
@@ -215,8 +217,8 @@ struct nw_sc_prof {
 #pragma unroll
 				for (int x = 0; x < 4; x++) {
 					int q0 = qc[8 * h + 2 * x], q1 = qc[8 * h + 2 * x + 1];
-					uint32_t lo = (uint16_t)(int16_t)tab[(q0 < 0 ? NW_QPAD : q0) * NW_TAB_DIM + col];
-					uint32_t hi = (uint16_t)(int16_t)tab[(q1 < 0 ? NW_QPAD : q1) * NW_TAB_DIM + col];
+					uint32_t lo = (uint16_t)(int16_t)(tab[(q0 < 0 ? NW_QPAD : q0) * NW_TAB_DIM + col] + bias);
+					uint32_t hi = (uint16_t)(int16_t)(tab[(q1 < 0 ? NW_QPAD : q1) * NW_TAB_DIM + col] + bias);
 					w[x] = lo | hi << 16;
 				}
 				*(uint4 *)(base + c * cstride + h * hstride) = make_uint4(w[0], w[1], w[2], w[3]);
@@ -253,10 +255,12 @@ template <class SC, int R, bool RELU, int CELL = NW_CELL_FIVE>
 struct nw_sweep {
 	typedef typename SC::L L;
 	typedef typename L::V V;
-	V h[R];                  /* H[i][j] of my rows at the last column done */
+	enum { SHIFT = CELL == NW_CELL_SHIFTED ? 1 : 0 };
+	V h[R];                  /* H[i][j] of my rows at the last column done (SHIFT: H - O - Ext,
+				  * and the scorer's scores are raised by O + Ext) */
 	V e[R];                  /* E[i][j+1] */
 	typename SC::Row q[R];   /* query residues of my rows */
-	V hdiag;                 /* H[first row - 1][last column done] */
+	V hdiag;                 /* H[first row - 1][last column done] (SHIFT: less O + Ext) */
 	V lo;                    /* NW_CELL_FLOOR: the floor of H */
 
 	/* One column: hup = H[i0-1][j], fin = F[i0][j]; returns H and F for the row below. RR:
@@ -280,16 +284,19 @@ struct nw_sweep {
 			const int r = RR - 1 - k;
 			h[r] = nw_cell_x<L, RELU>(r ? h[r - 1] : hdiag, s[r], e[r]);
 		}
+		V last = 0; /* SHIFT: H of the last row, in true value for the thread below */
 #pragma unroll
 		for (int r = 0; r < RR; r++) {
+			if (SHIFT && r == RR - 1) last = L::max2(h[r], f);
 			h[r] = nw_cell_rest<L, CELL>(h[r], e[r], f, above, neg_oe, neg_e, CELL == NW_CELL_FLOOR ? lo : V());
 			above = h[r];
 		}
-		hdiag = hup;
-		hout = h[RR - 1];
+		hdiag = SHIFT ? L::add(hup, neg_oe) : hup;
+		hout = SHIFT ? last : h[RR - 1];
 		fout = f;
 	}
 
+	/* The highest of my first RR rows (SHIFT: of H - O - Ext). */
 	template <int RR = R>
 	NW_HD V colmax() const
 	{
