@@ -511,7 +511,10 @@ struct nw_bthread {
  * thread above. The steps between the first G - 1 and the group's last column, where every
  * thread is on its window, skip the column test (CHECK false) and, knowing whether the
  * stripe has one above and below, the border accesses it does not need; they are unrolled
- * by 2 (B, DNA pairs, 4% faster, A, proteins, 3% on an H200). The banded reverse pass has
+ * by 2 (B, DNA pairs, 4% faster, A, proteins, 3% on an H200), except in the search pass
+ * (SHORT0): its steps, the largest loop bodies (up to 32 rows a thread, one instance for
+ * each first-stripe height and border case), ran faster the smaller their code was, so
+ * they are not unrolled (bench/RESULTS.md, 2026-11-29). The banded reverse pass has
  * short stripes whose groups sweep windows of different widths, so most of its steps would
  * test their column anyway: it takes one loop of tested steps, unrolled by 2 (split in
  * phases, it was 7 to 20% slower; with every loop unrolled, its R = 20 instance spilled
@@ -522,7 +525,7 @@ __device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, 
 {
 	typedef typename T::V V;
 	if (!CHECK && k < kend) th.seek(k);
-#pragma unroll(CHECK && !T::BAND ? 1 : 2)
+#pragma unroll((CHECK && !T::BAND) || T::SHORT0 ? 1 : 2)
 	for (; k < kend; k++) {
 		const V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
 		const V fin = __shfl_up_sync(0xffffffffu, fout, 1, G);
