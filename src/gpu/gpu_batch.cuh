@@ -138,7 +138,7 @@ struct nw_bthread {
 	int32_t maxsc;    /* the highest substitution score (live_scan) */
 	nw_sweep<SC, R, RELU, FLOOR ? NW_CELL_FLOOR : SHIFT ? NW_CELL_SHIFTED : NW_CELL_FIVE> sw;
 	nw_tracker<L, R, true, int32_t> tr;
-	V best;          /* BEST: the highest H of my rows in the stripe so far */
+	V best;          /* BEST: the highest H of my rows in the stripe so far (SHIFT: less O + Ext) */
 	nw_cand cand[2]; /* track: best so far; last row: best of the last row */
 	/* next column's scorer word and border values, loaded one step ahead; the profile's
 	 * column words two steps ahead (cw_after, the word after cw_next): its steps (the
