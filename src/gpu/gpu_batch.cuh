@@ -104,9 +104,8 @@ struct nw_bthread {
 	static const bool BAND = KC == NW_KC_REVLOCAL || KC == NW_KC_TARGET; /* column windows from the jobs' bands */
 	static const bool TOP0 = RELU;                 /* the top border is 0 (free end gaps) */
 	static const bool FLOOR = KC == NW_KC_TARGET && L::BITS == 16; /* H >= p.floor */
-	/* the first stripe may be short (R0 rows a thread, fewer than R): the score-only pass
-	 * of the profile scorer (the database search), whose warps align one query */
-	static const bool SHORT0 = SC::PROFILE && KC == NW_KC_BEST;
+	/* the first stripe may be short (R0 rows a thread, fewer than R) */
+	static const bool SHORT0 = nw_short_first(SC::PROFILE, KC);
 	/* the same pass keeps its rows' H less O + Ext (NW_CELL_SHIFTED: one operation a row on
 	 * the chain down a thread's rows, not three), its profile raised by O + Ext; nw_fits
 	 * keeps the raised scores within 16 bits */
@@ -511,14 +510,14 @@ struct nw_bthread {
  * thread above. The steps between the first G - 1 and the group's last column, where every
  * thread is on its window, skip the column test (CHECK false) and, knowing whether the
  * stripe has one above and below, the border accesses it does not need; they are unrolled
- * by 2 (B, DNA pairs, 4% faster, A, proteins, 3% on an H200), except in the search pass
- * (SHORT0): its steps, the largest loop bodies (up to 32 rows a thread, one instance for
- * each first-stripe height and border case), ran faster the smaller their code was, so
- * they are not unrolled (bench/RESULTS.md, 2026-11-29). The banded reverse pass has
- * short stripes whose groups sweep windows of different widths, so most of its steps would
- * test their column anyway: it takes one loop of tested steps, unrolled by 2 (split in
- * phases, it was 7 to 20% slower; with every loop unrolled, its R = 20 instance spilled
- * and took twice as long). */
+ * by 2, the faster choice for these classes' loop bodies. The search pass
+ * (SHORT0) does not unroll them: its step bodies are the largest (up to 32 rows a thread,
+ * one instance for each first-stripe height and border case, several of them run by an
+ * SM's warps at once), and there the smaller loop is the faster one. The banded reverse pass has short stripes whose groups sweep windows of
+ * different widths, so most of its steps would test their column anyway: it takes one
+ * loop of tested steps, unrolled by 2 (phases of untested steps cost it more than they
+ * save, and unrolling every loop spills its larger instances). The measurements:
+ * bench/RESULTS.md. */
 template <class T, bool CHECK, bool ABOVE, bool BELOW, int RR>
 __device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, typename T::V &hout,
 					 typename T::V &fout)

@@ -430,6 +430,10 @@ typedef struct {
 #define NW_RPROF_LIST {8, 16, 24, 32} /* and G in {8, 16, 32}: see nw_sc_prof */
 /* Whether the profile scorer takes groups of G threads (a power of 2) with R rows each. */
 static inline bool nw_prof_shape(int G, int R) { return G >= 8 && G <= 32 && R >= 8 && R <= 32 && R % 8 == 0; }
+/* Whether a batch kernel class makes its first stripe only as tall as its query needs
+ * (nw_bthread::SHORT0): the score-only pass of the profile scorer (the database search),
+ * whose warps align one query. */
+NW_HD constexpr bool nw_short_first(bool profile, int kc) { return profile && kc == NW_KC_BEST; }
 /* The rows a thread of the score-only profile pass's short first stripe takes
  * (nw_bthread::short_rows) for the left = 1 .. G R query rows past its other stripes: as
  * few as hold them, in the profile's steps of 8, at most R. */

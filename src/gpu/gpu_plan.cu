@@ -120,11 +120,11 @@ static double nw_cost(nw_gpu_t *g, const nw_class_t &c, int kc, int ncodes, int 
 	if (warps <= 0) return 1e300;
 	const double occ = warps >= 16 ? 1.0 : std::sqrt(warps / 16.0);
 	const int64_t SR = (int64_t)G * R, ns = (c.mmax + SR - 1) / SR;
-	/* the score-only profile pass's first stripe takes the rows its query needs, in steps of
-	 * 8 a thread (nw_bthread::short_rows); a step of r rows costs about as much as r + 2.3
-	 * rows' cells (the SASS of its loop: 15 instructions a step besides 6.5 a row) */
+	/* a short first stripe takes the rows its query needs, in steps of 8 a thread
+	 * (nw_bthread::short_rows); a step of r rows costs as much as r + 2.3 rows' cells, the
+	 * 2.3 being the loop's work a step besides its rows' (its SASS: bench/RESULTS.md) */
 	double first = (double)SR;
-	if (c.bk == NW_BK_PROF16 && kc == NW_KC_BEST && ns > 0)
+	if (nw_short_first(c.bk == NW_BK_PROF16, kc) && ns > 0)
 		first = (double)SR * (nw_first_rows((int32_t)(c.mmax - (ns - 1) * SR), G, R) + 2.3) / (R + 2.3);
 	const double rows = (double)((ns - 1) * SR) + first + 32.0 * (double)(ns - 1); /* a stripe's border and restart */
 	/* banded problems: a stripe sweeps its rows plus the band, not every column */
@@ -294,7 +294,7 @@ void nw_make_items(const nw_pass_t &ps, const nw_scoring_t *sc, int bk, int G, i
 
 void nw_plan_cells(const nw_pass_t &ps, const nw_slice_plan_t &sp, double *real, double *swept)
 {
-	const bool short0 = nw_kclass(ps.kind, ps.live, ps.best) == NW_KC_BEST; /* nw_bthread::SHORT0 */
+	const int kc = nw_kclass(ps.kind, ps.live, ps.best);
 	for (const nw_launch_t &l : sp.launches) {
 		const int64_t SR = (int64_t)l.G * l.R, gpw = 32 / l.G;
 		for (int64_t w = 0; w < l.count; w += gpw) {
@@ -309,7 +309,7 @@ void nw_plan_cells(const nw_pass_t &ps, const nw_slice_plan_t &sp, double *real,
 				r0 = std::max<int64_t>(r0, nw_first_rows((int32_t)(mx - (nsx - 1) * SR), l.G, l.R));
 				steps = std::max(steps, std::max(a.n, b.n) + l.G - 1);
 			}
-			const int64_t rows = l.bk == NW_BK_PROF16 && short0 && ns > 0 ? (ns - 1) * SR + l.G * r0 : ns * SR;
+			const int64_t rows = nw_short_first(l.bk == NW_BK_PROF16, kc) && ns > 0 ? (ns - 1) * SR + l.G * r0 : ns * SR;
 			*swept += (double)rows * (double)steps * 2.0 * (double)gpw; /* every group, both lanes */
 		}
 	}
