@@ -65,6 +65,7 @@ struct nw_l16 {
 #endif
 	}
 	static NW_HD V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
+	static NW_HD V max3_relu(V a, V b, V c) { return __vimax3_s16x2_relu(a, b, c); }
 	static NW_HD V addmax(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
 	static NW_HD V addmax_relu(V a, V b, V c) { return __viaddmax_s16x2_relu(a, b, c); }
 	/* max(a, b); ge[k] = lane k of a >= lane k of b. Not __vibmax_s16x2: its sm_90 inline
@@ -90,6 +91,7 @@ struct nw_l32 {
 	static NW_HD V add(V a, V b) { return a + b; }
 	static NW_HD V max2(V a, V b) { return a > b ? a : b; }
 	static NW_HD V max3(V a, V b, V c) { return __vimax3_s32(a, b, c); }
+	static NW_HD V max3_relu(V a, V b, V c) { return __vimax3_s32_relu(a, b, c); }
 	static NW_HD V addmax(V a, V b, V c) { return __viaddmax_s32(a, b, c); }
 	static NW_HD V addmax_relu(V a, V b, V c) { return __viaddmax_s32_relu(a, b, c); }
 	static NW_HD V bmax(V a, V b, bool *ge) { *ge = a >= b; return *ge ? a : b; }
@@ -105,6 +107,7 @@ struct nw_l64 {
 	static NW_HD V add(V a, V b) { return a + b; }
 	static NW_HD V max2(V a, V b) { return a > b ? a : b; }
 	static NW_HD V max3(V a, V b, V c) { return max2(max2(a, b), c); }
+	static NW_HD V max3_relu(V a, V b, V c) { return max2(max3(a, b, c), (V)0); }
 	static NW_HD V addmax(V a, V b, V c) { return max2(a + b, c); }
 	static NW_HD V addmax_relu(V a, V b, V c) { return max2(max2(a + b, c), (V)0); }
 	static NW_HD V bmax(V a, V b, bool *ge) { *ge = a >= b; return a >= b ? a : b; }
@@ -115,7 +118,7 @@ struct nw_l64 {
  * the row above; nw_cell_rest() finishes the cell from X. hd = H[i-1][j-1], s = substitution
  * score, e = E[i][j] (in) / E[i][j+1] (out), f = F[i][j] (in) / F[i+1][j] (out), hup =
  * H[i-1][j] (the linear form only); nw_cell_rest() returns H[i][j] (the shifted form:
- * H[i][j] - O - Ext). */
+ * H[i][j] - O - Ext, from X = H[i-1][j-1] + s alone). */
 template <class L, bool RELU>
 NW_HD typename L::V nw_cell_x(typename L::V hd, typename L::V s, typename L::V e)
 {
@@ -141,19 +144,19 @@ NW_HD typename L::V nw_cell_x(typename L::V hd, typename L::V s, typename L::V e
  *    so 16-bit lanes cannot wrap however low the true values go. A raised cell is above
  *    its true value, but below any value that can still reach the pass's target (see
  *    nw_floor16 in gpu_plan.cu), so every cell at or above its target is exact.
- *  NW_CELL_SHIFTED: the FCHAIN chain at five operations. The thread's H registers hold
- *    Ho = H - O - Ext, and the scores come raised by O + Ext, so that X = max(Ho[i-1][j-1]
- *    + (s + O + Ext), E, 0) is the true X as in the other forms. Then
- *      F[i+1][j] = max(F[i][j] - Ext, X - O - Ext)      (as in FCHAIN),
- *      Ho[i][j]  = max(F[i][j] - O - Ext, X - O - Ext)   (= max(X, F) - O - Ext),
- *      E[i][j+1] = max(E[i][j] - Ext, Ho[i][j]),
- *    with X - O - Ext shared: one operation between F[i][j] and F[i+1][j], where FIVE
- *    has three (max, subtract, max), and nothing waits on Ho down the rows. The caller
- *    keeps everything else in true values: the row above arrives as H and is shifted
- *    once a step, and the last row leaves as max(X, F). */
+ *  NW_CELL_SHIFTED: the five operations with the two additions on their own, and the thread's
+ *    H registers holding Ho = H - O - Ext, its scores raised by O + Ext:
+ *      X = Ho[i-1][j-1] + (s + O + Ext)               (= H[i-1][j-1] + s, no maximum),
+ *      Ho[i][j] = max(X, E[i][j], F[i][j] [, 0]) - O - Ext   (one three-way maximum),
+ *      E[i][j+1] = max(E[i][j] - Ext, Ho[i][j]),  F[i+1][j] = max(F[i][j] - Ext, Ho[i][j]).
+ *    On sm_90 a 16-bit pair's addition (VIADD.16x2) issues to the FMA pipe and its maxima
+ *    to the integer pipe, at the same rate, so a cell takes three operations of the
+ *    integer pipe, not four, and two of the FMA pipe (bench/RESULTS.md). The caller keeps
+ *    everything else in true values: the row above arrives as H and is shifted once a
+ *    step, and the last row leaves as H. */
 enum { NW_CELL_FIVE = 0, NW_CELL_FCHAIN = 1, NW_CELL_LINEAR = 2, NW_CELL_FLOOR = 3, NW_CELL_SHIFTED = 4 };
 
-template <class L, int CELL>
+template <class L, int CELL, bool RELU = false>
 NW_HD typename L::V nw_cell_rest(typename L::V x, typename L::V &e, typename L::V &f, typename L::V hup,
 				 typename L::V neg_oe, typename L::V neg_e, typename L::V lo = 0)
 {
@@ -163,11 +166,10 @@ NW_HD typename L::V nw_cell_rest(typename L::V x, typename L::V &e, typename L::
 		e = L::add(hn, neg_e);
 		return hn;
 	}
-	if (CELL == NW_CELL_SHIFTED) { /* returns Ho */
-		const V xo = L::add(x, neg_oe);
-		const V ho = L::addmax(f, neg_oe, xo);
-		f = L::addmax(f, neg_e, xo);
+	if (CELL == NW_CELL_SHIFTED) { /* x: H[i-1][j-1] + s; returns Ho */
+		const V ho = L::add(RELU ? L::max3_relu(x, e, f) : L::max3(x, e, f), neg_oe);
 		e = L::addmax(e, neg_e, ho);
+		f = L::addmax(f, neg_e, ho);
 		return ho;
 	}
 	V hn = CELL == NW_CELL_FLOOR ? L::max3(x, f, lo) : L::max2(x, f);

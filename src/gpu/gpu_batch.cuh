@@ -106,8 +106,8 @@ struct nw_bthread {
 	static const bool FLOOR = KC == NW_KC_TARGET && L::BITS == 16; /* H >= p.floor */
 	/* the first stripe may be short (R0 rows a thread, fewer than R) */
 	static const bool SHORT0 = nw_short_first(SC::PROFILE, KC);
-	/* the same pass keeps its rows' H less O + Ext (NW_CELL_SHIFTED: one operation a row on
-	 * the chain down a thread's rows, not three), its profile raised by O + Ext; nw_fits
+	/* the same pass keeps its rows' H less O + Ext (NW_CELL_SHIFTED: three operations a
+	 * cell on the integer pipe, two on the FMA pipe), its profile raised by O + Ext; nw_fits
 	 * keeps the raised scores within 16 bits */
 	static const bool SHIFT = SHORT0;
 	static NW_HD int32_t prof_bias(const nw_bparams_t &p) { return SHIFT ? p.O + p.E : 0; }
@@ -510,10 +510,10 @@ struct nw_bthread {
  * thread above. The steps between the first G - 1 and the group's last column, where every
  * thread is on its window, skip the column test (CHECK false) and, knowing whether the
  * stripe has one above and below, the border accesses it does not need; they are unrolled
- * by 2, the faster choice for these classes' loop bodies. The search pass
- * (SHORT0) does not unroll them: its step bodies are the largest (up to 32 rows a thread,
- * one instance for each first-stripe height and border case, several of them run by an
- * SM's warps at once), and there the smaller loop is the faster one. The banded reverse pass has short stripes whose groups sweep windows of
+ * by 2, the faster choice for every class's loop bodies (the search pass's too, whose
+ * NW_CELL_SHIFTED steps, one iteration a step, spent an FMA-pipe register move on
+ * nearly every row: the H registers' new values could not take the old ones' registers,
+ * still to be read). The banded reverse pass has short stripes whose groups sweep windows of
  * different widths, so most of its steps would test their column anyway: it takes one
  * loop of tested steps, unrolled by 2 (phases of untested steps cost it more than they
  * save, and unrolling every loop spills its larger instances). The measurements:
@@ -524,7 +524,7 @@ __device__ __forceinline__ void nw_steps(T &th, int32_t k, int32_t kend, int G, 
 {
 	typedef typename T::V V;
 	if (!CHECK && k < kend) th.seek(k);
-#pragma unroll((CHECK && !T::BAND) || T::SHORT0 ? 1 : 2)
+#pragma unroll((CHECK && !T::BAND) ? 1 : 2)
 	for (; k < kend; k++) {
 		const V hin = __shfl_up_sync(0xffffffffu, hout, 1, G);
 		const V fin = __shfl_up_sync(0xffffffffu, fout, 1, G);

@@ -154,22 +154,41 @@ struct nw_sc_tab1 : nw_sc_each<nw_sc_tab1<LT, STRIDE> > {
 	}
 };
 
+/* A 16-byte load from shared memory: at the 32-bit shared-space address sa on the
+ * device, at p on the host (the emulation). An address kept in the shared space spares
+ * each step the generic-to-shared conversion, and its constant offsets go into the
+ * load's immediate. */
+NW_HD uint4 nw_lds128(const char *p, uint32_t sa)
+{
+#ifdef __CUDA_ARCH__
+	(void)p;
+	uint4 v;
+	asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(sa));
+	return v;
+#else
+	(void)sa;
+	return *(const uint4 *)p;
+#endif
+}
+
 /* Query profile of one stripe, shared by the warp (every lane of every group aligns the
  * same query, so only the reference codes differ). For code c (c == ncodes: the padding
  * column) and my rows r, the int16 score sits at
- *     c * cstride + (r / 8) * hstride + t * 16 + (r % 8) * 2
- * with hstride = G * 16 and cstride = 2 * G * R bytes: a thread's eight rows are one
- * 16-byte load, and the eight threads of a quarter warp read eight different bank groups
- * whatever codes they ask for (G and R are multiples of 8), so the loads never conflict.
+ *     c * cstride + (t / 8) * 16 R + (r / 8) * 128 + (t % 8) * 16 + (r % 8) * 2
+ * with cstride = 2 * G * R bytes: a thread's eight rows are one 16-byte load, the eight
+ * threads of a quarter warp (one eighth of a group: G and R are multiples of 8) read
+ * eight different bank groups whatever codes they ask for, so the loads never conflict,
+ * and a thread's next eight rows are 128 bytes on whatever G is (the load's immediate).
  * One group of the warp builds it (build()), after a warp barrier the others read it. */
 struct nw_sc_prof {
-	enum { PROFILE = 1 };
+	enum { PROFILE = 1, CHUNK = 128 };
 	typedef uint32_t Row; /* unused: the rows live in the profile */
 	typedef uint32_t Col; /* byte offsets of the two lanes' codes: a | b << 16 */
 	typedef nw_l16 L;
 	const int32_t *tab;
-	char *base;       /* the warp's profile + t * 16 */
-	uint32_t hstride, cstride;
+	char *base;       /* my rows of code 0 in the warp's profile */
+	uint32_t sbase;   /* the same in the shared space (device) */
+	uint32_t cstride;
 	int32_t ncodes;
 	int32_t bias;     /* added to every score (NW_CELL_SHIFTED: O + Ext) */
 	static NW_HD uint32_t bytes(int ncodes, int G, int R) { return (uint32_t)(ncodes + 1) * 2u * G * R; }
@@ -178,9 +197,13 @@ struct nw_sc_prof {
 		tab = tab_;
 		ncodes = ncodes_;
 		bias = bias_;
-		hstride = (uint32_t)G * 16u;
 		cstride = 2u * G * R;
-		base = warp_prof + t * 16;
+		base = warp_prof + (t / 8) * 16 * R + (t % 8) * 16;
+#ifdef __CUDA_ARCH__
+		sbase = (uint32_t)__cvta_generic_to_shared(base);
+#else
+		sbase = 0;
+#endif
 	}
 	NW_HD Row row(int, int) const { return 0; }
 	NW_HD uint32_t colword(int ca, int cb) const
@@ -191,10 +214,11 @@ struct nw_sc_prof {
 	template <int R, class V>
 	NW_HD void scores(const Row *, Col c, V *s) const
 	{
-		const char *pa = base + (c & 0xffffu), *pb = base + (c >> 16);
+		const uint32_t oa = c & 0xffffu, ob = c >> 16;
 #pragma unroll
 		for (int h = 0; h < R / 8; h++) {
-			const uint4 a = *(const uint4 *)(pa + h * hstride), b = *(const uint4 *)(pb + h * hstride);
+			const uint4 a = nw_lds128(base + oa + h * CHUNK, sbase + oa + h * CHUNK);
+			const uint4 b = nw_lds128(base + ob + h * CHUNK, sbase + ob + h * CHUNK);
 			s[8 * h + 0] = nw_pack_lo16(a.x, b.x);
 			s[8 * h + 1] = nw_pack_hi16(a.x, b.x);
 			s[8 * h + 2] = nw_pack_lo16(a.y, b.y);
@@ -221,7 +245,7 @@ struct nw_sc_prof {
 					uint32_t hi = (uint16_t)(int16_t)(tab[(q1 < 0 ? NW_QPAD : q1) * NW_TAB_DIM + col] + bias);
 					w[x] = lo | hi << 16;
 				}
-				*(uint4 *)(base + c * cstride + h * hstride) = make_uint4(w[0], w[1], w[2], w[3]);
+				*(uint4 *)(base + c * cstride + h * CHUNK) = make_uint4(w[0], w[1], w[2], w[3]);
 			}
 		}
 	}
@@ -272,7 +296,7 @@ struct nw_sweep {
 		typename SC::Col c = sc.col(colw);
 		V f = fin, above = hup, s[RR];
 		sc.template scores<RR>(q, c, s);
-		/* X of every row first, bottom row up: X of row r can take the register of h[r],
+		/* X of every row first (NW_CELL_SHIFTED: H[i-1][j-1] + s), bottom row up: X of row r can take the register of h[r],
 		 * whose old value (H[i][j-1]) the row below has just read as its diagonal. Top down,
 		 * each new H needs a register of its own while the old one is still to be read, and
 		 * the loop pays for copies back (the batch kernel's DNA instance with R = 20: 254
@@ -282,13 +306,14 @@ struct nw_sweep {
 #pragma unroll
 		for (int k = 0; k < RR; k++) {
 			const int r = RR - 1 - k;
-			h[r] = nw_cell_x<L, RELU>(r ? h[r - 1] : hdiag, s[r], e[r]);
+			const V hd = r ? h[r - 1] : hdiag;
+			h[r] = SHIFT ? L::add(hd, s[r]) : nw_cell_x<L, RELU>(hd, s[r], e[r]);
 		}
 		V last = 0; /* SHIFT: H of the last row, in true value for the thread below */
 #pragma unroll
 		for (int r = 0; r < RR; r++) {
-			if (SHIFT && r == RR - 1) last = L::max2(h[r], f);
-			h[r] = nw_cell_rest<L, CELL>(h[r], e[r], f, above, neg_oe, neg_e, CELL == NW_CELL_FLOOR ? lo : V());
+			if (SHIFT && r == RR - 1) last = RELU ? L::max3_relu(h[r], e[r], f) : L::max3(h[r], e[r], f);
+			h[r] = nw_cell_rest<L, CELL, RELU>(h[r], e[r], f, above, neg_oe, neg_e, CELL == NW_CELL_FLOOR ? lo : V());
 			above = h[r];
 		}
 		hdiag = SHIFT ? L::add(hup, neg_oe) : hup;
