@@ -296,13 +296,13 @@ struct nw_sweep {
 		typename SC::Col c = sc.col(colw);
 		V f = fin, above = hup, s[RR];
 		sc.template scores<RR>(q, c, s);
-		/* X of every row first (NW_CELL_SHIFTED: H[i-1][j-1] + s), bottom row up: X of row r can take the register of h[r],
-		 * whose old value (H[i][j-1]) the row below has just read as its diagonal. Top down,
-		 * each new H needs a register of its own while the old one is still to be read, and
-		 * the loop pays for copies back (the batch kernel's DNA instance with R = 20: 254
-		 * register moves instead of 280). The loop counts up: nvcc 13.0 did not unroll the
-		 * same loop counting down, which left the arrays in local memory (several times
-		 * slower). */
+		/* X of every row first (NW_CELL_SHIFTED: H[i-1][j-1] + s), bottom row up: X of row r
+		 * can take the register of h[r], whose old value (H[i][j-1]) the row below has just
+		 * read as its diagonal. Top down, each new H needs a register of its own while the
+		 * old one is still to be read, and the loop pays for copies back (the batch kernel's
+		 * DNA instance with R = 20: 254 register moves instead of 280). The loop counts up:
+		 * nvcc 13.0 did not unroll the same loop counting down, which left the arrays in
+		 * local memory (several times slower). */
 #pragma unroll
 		for (int k = 0; k < RR; k++) {
 			const int r = RR - 1 - k;
