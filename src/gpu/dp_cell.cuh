@@ -125,6 +125,14 @@ NW_HD typename L::V nw_cell_x(typename L::V hd, typename L::V s, typename L::V e
 	return RELU ? L::addmax_relu(hd, s, e) : L::addmax(hd, s, e);
 }
 
+/* The shifted form's H = max(X, E, F [, 0]) with X = H[i-1][j-1] + s: nw_cell_rest() takes
+ * it less O + Ext, and nw_sweep keeps the last row's for the thread below. */
+template <class L, bool RELU>
+NW_HD typename L::V nw_cell_h(typename L::V x, typename L::V e, typename L::V f)
+{
+	return RELU ? L::max3_relu(x, e, f) : L::max3(x, e, f);
+}
+
 /* The cell forms (nw_sweep's CELL):
  *  NW_CELL_FIVE: H = max(X, F), and H - O - Ext feeds both E and F. Five operations a cell
  *    with X.
@@ -167,7 +175,7 @@ NW_HD typename L::V nw_cell_rest(typename L::V x, typename L::V &e, typename L::
 		return hn;
 	}
 	if (CELL == NW_CELL_SHIFTED) { /* x: H[i-1][j-1] + s; returns Ho */
-		const V ho = L::add(RELU ? L::max3_relu(x, e, f) : L::max3(x, e, f), neg_oe);
+		const V ho = L::add(nw_cell_h<L, RELU>(x, e, f), neg_oe);
 		e = L::addmax(e, neg_e, ho);
 		f = L::addmax(f, neg_e, ho);
 		return ho;

@@ -312,7 +312,7 @@ struct nw_sweep {
 		V last = 0; /* SHIFT: H of the last row, in true value for the thread below */
 #pragma unroll
 		for (int r = 0; r < RR; r++) {
-			if (SHIFT && r == RR - 1) last = RELU ? L::max3_relu(h[r], e[r], f) : L::max3(h[r], e[r], f);
+			if (SHIFT && r == RR - 1) last = nw_cell_h<L, RELU>(h[r], e[r], f);
 			h[r] = nw_cell_rest<L, CELL, RELU>(h[r], e[r], f, above, neg_oe, neg_e, CELL == NW_CELL_FLOOR ? lo : V());
 			above = h[r];
 		}
